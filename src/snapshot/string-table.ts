@@ -1,0 +1,73 @@
+// The snapshot's `strings` section. Short strings are decoded once into a JS array; long ones
+// (message bodies, source text: the bulk of an agent's snapshot) stay on disk and are read back only
+// when asked for, so the parser's memory does not grow with the size of the heap's text.
+
+import { openSync, readSync, closeSync } from 'node:fs';
+import { decodeJsonStringBytes } from './json-string.js';
+
+/** Strings longer than this many raw (escaped) bytes are kept on disk, not in memory. */
+export const LONG_STRING_BYTES = 1024;
+
+export class StringTable {
+  readonly count: number;
+  readonly #inline: (string | undefined)[];
+  /** Ordinal → position in `#longOffset` / `#longLength`, for strings kept on disk. */
+  readonly #longIndex: Map<number, number>;
+  readonly #longOffset: Float64Array;
+  readonly #longLength: Float64Array;
+  readonly #file: string | undefined;
+
+  constructor(
+    inline: (string | undefined)[],
+    long?: { file: string; index: Map<number, number>; offset: Float64Array; length: Float64Array },
+  ) {
+    this.count = inline.length;
+    this.#inline = inline;
+    this.#file = long?.file;
+    this.#longIndex = long?.index ?? new Map();
+    this.#longOffset = long?.offset ?? new Float64Array(0);
+    this.#longLength = long?.length ?? new Float64Array(0);
+  }
+
+  /** An in-memory table, for graphs built by hand. */
+  static fromArray(strings: readonly string[]): StringTable {
+    return new StringTable([...strings]);
+  }
+
+  /** True when the string's text is on disk (it is long); `get` will read it. */
+  isLong(index: number): boolean {
+    return this.#inline[index] === undefined && this.#longIndex.has(index);
+  }
+
+  /** Raw (JSON-escaped) byte length of a long string, or the character length of a short one. */
+  approximateLength(index: number): number {
+    const s = this.#inline[index];
+    if (s !== undefined) return s.length;
+    const slot = this.#longIndex.get(index);
+    return slot === undefined ? 0 : this.#longLength[slot]!;
+  }
+
+  /** The decoded string. Long strings are read back from the snapshot file. */
+  get(index: number): string {
+    const s = this.#inline[index];
+    if (s !== undefined) return s;
+    const slot = this.#longIndex.get(index);
+    if (slot === undefined || this.#file === undefined) {
+      throw new RangeError(`string index ${index} is outside the snapshot's ${this.count} strings`);
+    }
+    const length = this.#longLength[slot]!;
+    const bytes = Buffer.allocUnsafe(length);
+    const fd = openSync(this.#file, 'r');
+    try {
+      let read = 0;
+      while (read < length) {
+        const n = readSync(fd, bytes, read, length - read, this.#longOffset[slot]! + read);
+        if (n === 0) break;
+        read += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return decodeJsonStringBytes(bytes, 0, length);
+  }
+}
