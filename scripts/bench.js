@@ -1,0 +1,243 @@
+#!/usr/bin/env node
+// `npm run bench`: leakhunt against its peers on generated agent-like snapshots, side by side in one run.
+// Median wall time of N runs and peak RSS (GNU time -v) per tool and size; writes a Markdown table to stdout
+// and bench/out/results.{md,json}; progress goes to stderr. Peer tools live in bench/ with their own lockfile.
+//   node scripts/bench.js [--sizes 50,300] [--large] [--runs 3] [--tools leakhunt,diff,memlab,vscode,heapsnapshot-parser]
+//                         [--timeout-min 15] [--heap-mb 16000] [--leakhunt bin/leakhunt.js]
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const BENCH = join(ROOT, 'bench');
+const OUT = join(BENCH, 'out');
+const GNU_TIME = '/usr/bin/time';
+const MiB = 1024 * 1024;
+
+const { values: opts } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '50,300' },
+    large: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '3' },
+    tools: { type: 'string', default: 'leakhunt,diff,memlab,vscode,heapsnapshot-parser' },
+    'timeout-min': { type: 'string', default: '15' },
+    'heap-mb': { type: 'string', default: '16000' },
+    leakhunt: { type: 'string', default: 'bin/leakhunt.js' }, // another build's bin, to compare against a baseline
+  },
+});
+const sizes = opts.sizes.split(',').filter(Boolean).map(Number).concat(opts.large ? [1100] : []);
+const runs = Number(opts.runs);
+const timeoutMs = Number(opts['timeout-min']) * 60_000;
+const nodeFlags = [`--max-old-space-size=${Number(opts['heap-mb'])}`];
+
+// Each tool: a label and the node argv for one snapshot pair. `diff` is compared with 2× leakhunt analyze.
+const TOOLS = {
+  leakhunt: { label: 'leakhunt analyze', argv: (s) => [opts.leakhunt, 'analyze', s.before, '--json'], json: true },
+  diff: { label: 'leakhunt diff', argv: (s) => [opts.leakhunt, 'diff', s.before, s.after, '--json'], json: true },
+  memlab: { label: '@memlab/core', argv: (s) => ['bench/tools/memlab.js', s.before] },
+  vscode: { label: '@vscode/v8-heap-parser', argv: (s) => ['bench/tools/vscode.js', s.before] },
+  'heapsnapshot-parser': { label: 'heapsnapshot-parser', argv: (s) => ['bench/tools/heapsnapshot-parser.js', s.before] },
+};
+const tools = opts.tools.split(',').filter(Boolean);
+for (const t of tools) if (!TOOLS[t]) usage(`unknown tool "${t}" (known: ${Object.keys(TOOLS).join(', ')})`);
+if (!sizes.length || sizes.some((s) => !(s > 0)) || !(runs >= 1) || !(timeoutMs > 0)) usage('bad --sizes, --runs or --timeout-min');
+
+function usage(message) {
+  console.error(`bench: ${message}`);
+  process.exit(2);
+}
+const log = (line) => console.error(`bench: ${line}`);
+
+// --- setup -----------------------------------------------------------------------------------------------
+
+function ensurePeerTools() {
+  if (existsSync(join(BENCH, 'node_modules'))) return;
+  log('installing the peer tools into bench/node_modules (npm ci, no install scripts, no browser download)');
+  // --ignore-scripts: none of the peers needs one; it keeps puppeteer (a dependency of @memlab/core) from
+  // fetching a browser and the optional `sleep` addon from running node-gyp (which would fetch headers).
+  const r = spawnSync('npm', ['ci', '--prefix', BENCH, '--ignore-scripts', '--no-audit', '--no-fund'], {
+    stdio: ['ignore', 2, 2], env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
+  });
+  if (r.status !== 0) usage('npm ci --prefix bench failed');
+}
+
+function measureMode() {
+  const probe = existsSync(GNU_TIME) && spawnSync(GNU_TIME, ['-v', 'true'], { encoding: 'utf8' });
+  if (probe && /Maximum resident set size/.test(probe.stderr)) return 'gnu-time';
+  log(`${GNU_TIME} -v is missing (Debian: apt-get install time); falling back to polling VmHWM in /proc`);
+  return 'vmhwm';
+}
+
+function machine() {
+  const version = (p) => { try { return JSON.parse(readFileSync(p, 'utf8')).version; } catch { return '?'; } };
+  const git = spawnSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+  return {
+    date: new Date().toISOString(),
+    cpus: availableParallelism(),
+    cpuModel: cpus()[0]?.model ?? '?',
+    memoryGiB: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    leakhunt: `${version(join(ROOT, 'package.json'))} (${git || 'no git'})`,
+    peers: Object.fromEntries(['@memlab/core', '@vscode/v8-heap-parser', 'heapsnapshot-parser']
+      .map((p) => [p, version(join(BENCH, 'node_modules', p, 'package.json'))])),
+  };
+}
+
+function generate(mb) {
+  log(`snapshot of ~${mb} MB: generating or reusing (bench/out)`);
+  const r = spawnSync(process.execPath, ['--max-old-space-size=14000', join(BENCH, 'generate-agent-heap.js'),
+    '--mb', String(mb), '--out-dir', OUT], { stdio: ['ignore', 'pipe', 2], encoding: 'utf8' });
+  if (r.status !== 0) usage(`generating the ${mb} MB snapshot failed (exit ${r.status ?? r.signal})`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+// --- one measured run -------------------------------------------------------------------------------------
+
+let current; // the process group running now, killed if we are interrupted
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (current) try { process.kill(-current, 'SIGKILL'); } catch { /* already gone */ }
+    process.exit(130);
+  });
+}
+
+// Runs `node <argv>` in its own process group; resolves { ok, wallS, rssKiB, stdout, error }.
+function measure(argv, mode) {
+  const tmp = mkdtempSync(join(tmpdir(), 'leakhunt-bench-'));
+  const timeFile = join(tmp, 'time.txt');
+  const cmd = mode === 'gnu-time' ? [GNU_TIME, '-v', '-o', timeFile, process.execPath] : [process.execPath];
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(cmd[0], [...cmd.slice(1), ...nodeFlags, ...argv], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    current = child.pid;
+    let stdout = '';
+    let stderr = '';
+    let hwmKiB = 0;
+    let timedOut = false;
+    child.stdout.on('data', (d) => { stdout = (stdout + d).slice(-1 << 20); });
+    child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-1 << 16); });
+    const poll = mode === 'vmhwm' && setInterval(() => {
+      try { hwmKiB = Math.max(hwmKiB, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1])); } catch { /* exited */ }
+    }, 50);
+    const timer = setTimeout(() => { timedOut = true; try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, timeoutMs);
+    child.on('close', (code, signal) => {
+      const wallS = (performance.now() - started) / 1000;
+      clearTimeout(timer);
+      if (poll) clearInterval(poll);
+      current = undefined;
+      const time = existsSync(timeFile) ? readFileSync(timeFile, 'utf8') : '';
+      rmSync(tmp, { recursive: true, force: true });
+      const rssKiB = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(time)?.[1] ?? hwmKiB);
+      const status = /Command terminated by signal (\d+)/.exec(time)?.[1];
+      const exit = Number(/Exit status: (\d+)/.exec(time)?.[1] ?? code);
+      let error;
+      if (timedOut) error = `timeout after ${timeoutMs / 60_000} min`;
+      else if (exit !== 0 || signal || status) error = reason(stderr, signal ?? (status && `signal ${status}`), exit);
+      resolve({ ok: !error, wallS, rssKiB, stdout, stderr, exit, error });
+    });
+  });
+}
+
+// The most telling line of a failed tool's stderr: an error or fatal line if there is one, else the first.
+function reason(stderr, signal, exit) {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const line = lines.find((l) => /error|fatal|out of memory|panicked|cannot|leakhunt:|unknown command/i.test(l)) ?? lines[0];
+  return `failed: ${line ? line.slice(0, 160) : `exit ${exit}`}${signal ? ` (${signal})` : ''}`;
+}
+
+// leakhunt must print its JSON contract; exit 1 ("a leak was found") still counts as a finished run.
+function checkLeakhunt(r, isDiff) {
+  if (isDiff && /unknown command|not a command|Cannot find module/i.test(r.stderr)) return { ...r, ok: false, error: 'not available' };
+  if (r.error && !(r.exit === 1 && !/timeout/.test(r.error))) return r;
+  try {
+    const json = JSON.parse(r.stdout);
+    return { ...r, ok: true, error: undefined, summary: isDiff ? { schemaVersion: json.schemaVersion } : json.snapshot };
+  } catch {
+    return { ...r, ok: false, error: r.error ?? 'failed: stdout is not JSON' };
+  }
+}
+
+// --- the run ------------------------------------------------------------------------------------------------
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+async function benchSize(mb, mode) {
+  const snap = generate(mb);
+  const results = Object.fromEntries(tools.map((t) => [t, { runs: [] }]));
+  for (let run = 1; run <= runs; run++) {
+    for (const t of tools) { // interleaved, so drift on the machine hits every tool alike
+      const res = results[t];
+      if (res.error) continue; // failures are deterministic here: don't spend the time again
+      log(`${mb} MB · ${TOOLS[t].label} · run ${run}/${runs} ...`);
+      let r = await measure(TOOLS[t].argv(snap), mode);
+      if (TOOLS[t].json) r = checkLeakhunt(r, t === 'diff');
+      else if (r.ok) try { res.summary = JSON.parse(r.stdout.trim().split('\n').pop()); } catch { /* informative only */ }
+      if (r.summary) res.summary = r.summary;
+      res.runs.push({ wallS: round(r.wallS, 2), rssKiB: r.rssKiB });
+      log(`  ${r.ok ? 'ok' : r.error} · ${r.wallS.toFixed(1)} s · ${(r.rssKiB / 1024).toFixed(0)} MiB`);
+      if (!r.ok) Object.assign(res, { error: r.error, failedAfterS: round(r.wallS, 1), failedRssMiB: Math.round(r.rssKiB / 1024) });
+    }
+  }
+  for (const res of Object.values(results)) {
+    if (res.error) continue;
+    res.medianS = round(median(res.runs.map((r) => r.wallS)), 2);
+    res.peakRssMiB = Math.round(Math.max(...res.runs.map((r) => r.rssKiB)) / 1024);
+  }
+  return { mb, file: snap.before, bytes: snap.bytes, afterBytes: snap.afterBytes, tools: results };
+}
+
+const round = (x, digits) => Number(x.toFixed(digits));
+
+// --- output ---------------------------------------------------------------------------------------------------
+
+function toMarkdown({ machine: m, settings, sizes: done }) {
+  const lines = [
+    `# leakhunt benchmark — ${m.date.slice(0, 10)}`,
+    '',
+    `Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, Node ${m.node}. leakhunt ${m.leakhunt} ` +
+      `(${settings.leakhuntBin}); ` +
+      Object.entries(m.peers).map(([p, v]) => `${p} ${v}`).join(', ') + '.',
+    `Each tool: ${settings.runs} run(s) interleaved, median wall time; peak RSS is the largest of the runs ` +
+      `(${settings.rssFrom}); node ${settings.nodeFlags.join(' ')}; timeout ${settings.timeoutMin} min. ` +
+      '"÷ leakhunt" is the tool over `leakhunt analyze` (above 1: leakhunt is faster/smaller); for `diff` it is ' +
+      'over 2× analyze.',
+    '',
+    '| snapshot | tool | wall s (median) | peak RSS MiB | RSS ÷ file | time ÷ leakhunt | RSS ÷ leakhunt | note |',
+    '|---|---|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const size of done) {
+    const fileMiB = size.bytes / MiB;
+    const base = size.tools.leakhunt?.medianS ? size.tools.leakhunt : undefined;
+    for (const [t, r] of Object.entries(size.tools)) {
+      const name = `${(size.bytes / 1e6).toFixed(0)} MB`;
+      if (r.error) {
+        const after = r.error === 'not available' ? '' : ` (after ${r.failedAfterS} s at ${r.failedRssMiB} MiB)`;
+        lines.push(`| ${name} | ${TOOLS[t].label} | – | – | | | | ${r.error.replaceAll('|', '\\|')}${after} |`);
+        continue;
+      }
+      const vs = (x, y, scale = 1) => (base && t !== 'leakhunt' ? (x / (y * scale)).toFixed(2) : '');
+      lines.push(`| ${name} | ${TOOLS[t].label} | ${r.medianS.toFixed(1)} | ${r.peakRssMiB} | ` +
+        `${(r.peakRssMiB / fileMiB).toFixed(2)} | ${vs(r.medianS, base?.medianS, t === 'diff' ? 2 : 1)} | ` +
+        `${t === 'diff' ? '' : vs(r.peakRssMiB, base?.peakRssMiB)} | ${t === 'diff' ? 'time ÷ (2 × analyze)' : ''} |`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+ensurePeerTools();
+const mode = measureMode();
+mkdirSync(OUT, { recursive: true });
+const report = {
+  machine: machine(),
+  settings: { runs, timeoutMin: timeoutMs / 60_000, nodeFlags, leakhuntBin: opts.leakhunt, rssFrom: mode === 'gnu-time' ? '/usr/bin/time -v' : '/proc VmHWM polled' },
+  sizes: [],
+};
+for (const mb of sizes) {
+  report.sizes.push(await benchSize(mb, mode));
+  // Written after every size, so a long run that dies keeps what it measured.
+  writeFileSync(join(OUT, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(OUT, 'results.md'), toMarkdown(report));
+}
+process.stdout.write(toMarkdown(report));

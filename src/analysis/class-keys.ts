@@ -1,0 +1,144 @@
+// Class names and class keys, as the DevTools Summary view groups objects
+// (HeapSnapshot.calculateObjectNames, applyInterfaceDefinitions and classKeyInternal, Chrome DevTools):
+// - `hidden` → `(system)`; `code` → `(compiled code)`; `closure` → `Function`; `regexp` → `RegExp`;
+//   `object` / `native` → the node's name (a constructor name; `<div id="a">` → `<div>`); plain objects
+//   (`object` named `Object`) → their property-shape name (interface-names.ts); every other type →
+//   `(<type>)`: `(string)`, `(concatenated string)`, `(sliced string)`, `(array)`, `(number)`,
+//   `(symbol)`, `(bigint)`, `(synthetic)`, `(object shape)`.
+// - The class *key* adds the constructor's source location for `object` nodes that have one (the
+//   snapshot's `locations`), because many constructors share a name: `<script>,<line>,<col>,<name>`;
+//   otherwise `,<name>`. Keys are what DevTools compares between snapshots of one process.
+// Interning is by text, with per-string-index caches: a 10M-node heap builds one string per class.
+// Deliberate difference: DevTools' "Detached <div>" renaming of DOM nodes needs its DOM-state
+// propagation, which Node heaps never carry; native names are taken as written.
+
+import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { nameObjectShapes } from './interface-names.js';
+import { ObjectShapeTable } from './object-shapes.js';
+
+export interface ClassIndex {
+  /** Class id of each node ordinal. */
+  readonly classOf: Uint32Array;
+  /** Display name of each class id (several ids share a name when their locations differ). */
+  readonly names: readonly string[];
+  /** DevTools class key of each class id; unique. */
+  readonly keys: readonly string[];
+}
+
+const PLAIN = 0x80000000;
+const NAME_UNSEEN = -1;
+const NAME_PLAIN_OBJECT = -2;
+
+/** The class name DevTools derives from the node alone: plain objects are `Object` here (no shape name). */
+export function classNameOf(graph: HeapGraph, ordinal: number): string {
+  const t = graph.nodeType[ordinal]!;
+  const types = graph.nodeTypes;
+  if (t === types.object || t === types.native) return constructorClassName(graph.nodeNameOf(ordinal));
+  return classNameOfType(graph, t);
+}
+
+export function computeClassIndex(graph: HeapGraph): ClassIndex {
+  const { nodeCount, nodeType, nodeName } = graph;
+  const { object, native } = graph.nodeTypes;
+  const names: string[] = [];
+  const idOfName = new Map<string, number>();
+  const intern = (name: string): number => {
+    let id = idOfName.get(name);
+    if (id === undefined) {
+      id = names.push(name) - 1;
+      idOfName.set(name, id);
+    }
+    return id;
+  };
+  const byType = new Int32Array(graph.nodeTypeNames.length).fill(NAME_UNSEEN);
+  const byName = new Int32Array(graph.strings.count).fill(NAME_UNSEEN);
+  const shapes = new ObjectShapeTable(graph);
+  const classOf = new Uint32Array(nodeCount);
+  for (let n = 0; n < nodeCount; n++) {
+    const t = nodeType[n]!;
+    if (t !== object && t !== native) {
+      let c = byType[t]!;
+      if (c === NAME_UNSEEN) c = byType[t] = intern(classNameOfType(graph, t));
+      classOf[n] = c;
+      continue;
+    }
+    const s = nodeName[n]!;
+    let c = byName[s]!;
+    if (c === NAME_UNSEEN) {
+      const text = graph.strings.get(s);
+      c = byName[s] = text === 'Object' ? NAME_PLAIN_OBJECT : intern(constructorClassName(text));
+    }
+    if (c !== NAME_PLAIN_OBJECT) classOf[n] = c;
+    else classOf[n] = t === object ? (PLAIN | shapes.add(n)) >>> 0 : intern('Object');
+  }
+  const shapeClass = nameObjectShapes(graph, shapes.result()).map(intern);
+  for (let n = 0; n < nodeCount; n++) {
+    const c = classOf[n]!;
+    if (c >= PLAIN) classOf[n] = shapeClass[c - PLAIN]!;
+  }
+  const keys = names.map((name) => `,${name}`);
+  splitByLocation(graph, classOf, names, keys);
+  return { classOf, names, keys };
+}
+
+/** Gives `object` nodes with a source location their own class per (location, class). */
+function splitByLocation(graph: HeapGraph, classOf: Uint32Array, names: string[], keys: string[]): void {
+  const locations = graph.extras.locations;
+  const meta = graph.extras.meta;
+  const nodeFields = meta['node_fields'];
+  if (!locations || locations.length === 0 || !Array.isArray(nodeFields)) return;
+  const fields = (meta['location_fields'] as unknown[] | undefined) ?? ['object_index', 'script_id', 'line', 'column'];
+  const [at, script, line, column] = ['object_index', 'script_id', 'line', 'column'].map((f) => fields.indexOf(f));
+  if (at! < 0 || script! < 0 || line! < 0 || column! < 0 || fields.length === 0) return;
+  const width = fields.length;
+  const nodeWidth = nodeFields.length;
+  const object = graph.nodeTypes.object;
+  const baseCount = names.length;
+  // scriptId → (line, column) → base class → located class.
+  const located = new Map<number, Map<number, Map<number, number>>>();
+  for (let i = 0; i + width <= locations.length; i += width) {
+    const n = locations[i + at!]! / nodeWidth;
+    if (!Number.isInteger(n) || n >= graph.nodeCount || graph.nodeType[n] !== object) continue;
+    const s = locations[i + script!]!;
+    const l = locations[i + line!]!;
+    const col = locations[i + column!]!;
+    let byPlace = located.get(s);
+    if (!byPlace) located.set(s, (byPlace = new Map()));
+    const place = l * 0x100000000 + col;
+    let byClass = byPlace.get(place);
+    if (!byClass) byPlace.set(place, (byClass = new Map()));
+    const base = classOf[n]!;
+    if (base >= baseCount) continue; // a node listed twice keeps its first location
+    let id = byClass.get(base);
+    if (id === undefined) {
+      id = names.push(names[base]!) - 1;
+      keys.push(`${s},${l},${col},${names[base]!}`);
+      byClass.set(base, id);
+    }
+    classOf[n] = id;
+  }
+}
+
+function constructorClassName(name: string): string {
+  // DOM wrappers are named like `<div id="a">`; the class is the tag.
+  if (name.startsWith('<')) {
+    const space = name.indexOf(' ');
+    return space === -1 ? name : `${name.slice(0, space)}>`;
+  }
+  if (name.startsWith('Detached <')) {
+    const space = name.indexOf(' ', 10);
+    return space === -1 ? name : `${name.slice(0, space)}>`;
+  }
+  return name;
+}
+
+function classNameOfType(graph: HeapGraph, type: number): string {
+  const t = graph.nodeTypes;
+  switch (type) {
+    case t.hidden: return '(system)';
+    case t.code: return '(compiled code)';
+    case t.closure: return 'Function';
+    case t.regexp: return 'RegExp';
+    default: return `(${graph.nodeTypeNames[type] ?? 'unknown'})`;
+  }
+}

@@ -1,0 +1,51 @@
+// The dominator tree as CSR (children of each node), and a root-first order of it. Built from the
+// immediate-dominator array; used by retained sizes, class retained sizes and "what does X hold".
+// Same shape as DevTools' firstDominatedNodeIndex / dominatedNodes (HeapSnapshot.buildDominatedNodes),
+// but holding ordinals. Children of a node are listed in ordinal order.
+
+export interface DominatorTree {
+  readonly rootOrdinal: number;
+  /** Children of n are children[firstChild[n] .. firstChild[n + 1] - 1]. Length nodeCount + 1. */
+  readonly firstChild: Uint32Array;
+  readonly children: Uint32Array;
+}
+
+export function buildDominatorTree(dominators: Uint32Array, rootOrdinal: number): DominatorTree {
+  const nodeCount = dominators.length;
+  const firstChild = new Uint32Array(nodeCount + 1);
+  for (let n = 0; n < nodeCount; n++) if (n !== rootOrdinal) firstChild[dominators[n]!]!++;
+  let sum = 0;
+  for (let n = 0; n < nodeCount; n++) {
+    const c = firstChild[n]!;
+    firstChild[n] = sum;
+    sum += c;
+  }
+  firstChild[nodeCount] = sum;
+  const children = new Uint32Array(sum);
+  // Fill from the back so that each node's children come out in ordinal order.
+  const cursor = firstChild.slice(1);
+  for (let n = nodeCount - 1; n >= 0; n--) {
+    if (n === rootOrdinal) continue;
+    children[--cursor[dominators[n]!]!] = n;
+  }
+  return { rootOrdinal, firstChild, children };
+}
+
+/**
+ * Every node of the tree, each after its dominator (a pre-order from the root). Nodes whose dominator
+ * chain does not reach the root (impossible for computeDominators output) are left out.
+ */
+export function dominatorPreorder(tree: DominatorTree): Uint32Array {
+  const { firstChild, children, rootOrdinal } = tree;
+  const nodeCount = firstChild.length - 1;
+  const order = new Uint32Array(nodeCount);
+  let tail = 0;
+  let head = 0;
+  order[tail++] = rootOrdinal;
+  // Breadth-first: the output array is its own queue, so no stack is needed.
+  while (head < tail) {
+    const n = order[head++]!;
+    for (let k = firstChild[n]!, end = firstChild[n + 1]!; k < end; k++) order[tail++] = children[k]!;
+  }
+  return tail === nodeCount ? order : order.subarray(0, tail);
+}

@@ -1,0 +1,162 @@
+// Immediate dominators over the essential edges (EDGE_RETAINS), by Lengauer–Tarjan:
+//   T. Lengauer, R. E. Tarjan, "A fast algorithm for finding dominators in a flowgraph",
+//   ACM TOPLAS 1(1):121–141, 1979 — the "simple" variant (path compression, naive link), O(m log n).
+// Iterative throughout (10M-node heaps would overflow any recursion); typed arrays only.
+//
+// Unreachable nodes follow Chrome DevTools (buildDominatorTreeAndCalculateRetainedSizes in HeapSnapshot.ts):
+// - A node with no essential retainer at all (only weak ones, or none) is treated as if the root had an
+//   edge to it: it and what only it reaches get real dominators under that virtual edge, and a node that
+//   both the root and such an orphan reach is dominated by the root.
+// - Nodes still unreached after that (islands held by one another only, e.g. a cycle under a weak edge)
+//   are dominated by the root directly, and their edges into the rest of the graph are ignored.
+// Result: dominators[ordinal] = ordinal of the immediate dominator; the root dominates itself.
+// Invariant: following dominators from any node ends at the root.
+
+import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { EDGE_RETAINS } from './essential-edges.js';
+
+export function computeDominators(graph: HeapGraph, mask: Uint8Array): Uint32Array {
+  const { nodeCount, edgeCount, firstEdge, edgeTarget, rootOrdinal } = graph;
+  const { firstRetainer, retainingEdge, retainingNode } = graph.retainers();
+  // Vertices are ordinal + 1 so that 0 can mean "none"; all arrays are indexed by vertex.
+  const size = nodeCount + 1;
+  const parent = new Uint32Array(size);
+  const semi = new Uint32Array(size); // DFS number until processed, then the semidominator's number; 0 = unvisited
+  const vertex = new Uint32Array(size); // DFS number -> vertex
+  const label = new Uint32Array(size);
+  const ancestor = new Uint32Array(size); // the DFS edge cursor until the main loop, then the forest links
+  const bucket = new Uint32Array(size); // head of the list of vertices whose semidominator is this vertex
+  const dom = new Uint32Array(size); // while a vertex waits in a bucket: the next one in that bucket
+  const r = rootOrdinal + 1;
+
+  let count = 0;
+  // Depth-first numbering from `start` (whose parent is already set), backtracking through parent[].
+  const search = (start: number): void => {
+    semi[start] = ++count;
+    vertex[count] = label[start] = start;
+    ancestor[start] = firstEdge[start - 1]!;
+    const stop = parent[start]!;
+    let v = start;
+    while (v !== stop) {
+      const end = firstEdge[v]!; // edges of ordinal v-1 end where those of ordinal v begin
+      let e = ancestor[v]!;
+      let next = parent[v]!;
+      for (; e < end; e++) {
+        if ((mask[e]! & EDGE_RETAINS) === 0) continue;
+        const w = edgeTarget[e]! + 1;
+        if (semi[w] !== 0) continue;
+        parent[w] = v;
+        semi[w] = ++count;
+        vertex[count] = label[w] = w;
+        ancestor[w] = firstEdge[w - 1]!;
+        next = w;
+        e++;
+        break;
+      }
+      ancestor[v] = e;
+      v = next;
+    }
+  };
+
+  search(r);
+  if (count < nodeCount) {
+    // Orphans: no essential retainer. `dom` is free until the main loop; use it as a has-retainer flag.
+    for (let e = 0; e < edgeCount; e++) if ((mask[e]! & EDGE_RETAINS) !== 0) dom[edgeTarget[e]! + 1] = 1;
+    for (let v = 1; v <= nodeCount; v++) {
+      if (semi[v] === 0 && dom[v] === 0) {
+        parent[v] = r;
+        search(v);
+      }
+    }
+    dom.fill(0);
+  }
+  const reached = count;
+  ancestor.fill(0);
+
+  const evaluate = new PathCompressor(ancestor, label, semi);
+  for (let i = reached; i >= 2; i--) {
+    const w = vertex[i]!;
+    const p = parent[w]!;
+    const o = w - 1;
+    let s = semi[w]!;
+    let hasRetainer = false;
+    for (let k = firstRetainer[o]!, end = firstRetainer[o + 1]!; k < end; k++) {
+      if ((mask[retainingEdge[k]!]! & EDGE_RETAINS) === 0) continue;
+      hasRetainer = true;
+      const v = retainingNode[k]! + 1;
+      if (semi[v] === 0) continue; // an unreached island: ignored
+      const su = semi[evaluate.eval(v)]!;
+      if (su < s) s = su;
+    }
+    if (!hasRetainer) s = semi[r]!; // an orphan: its only predecessor is the root's virtual edge
+    semi[w] = s;
+    const b = vertex[s]!;
+    dom[w] = bucket[b]!;
+    bucket[b] = w;
+    ancestor[w] = p; // link(parent, w)
+    let v = bucket[p]!;
+    bucket[p] = 0;
+    while (v !== 0) {
+      const next = dom[v]!;
+      const u = evaluate.eval(v);
+      dom[v] = semi[u]! < semi[v]! ? u : p;
+      v = next;
+    }
+  }
+  dom[r] = r;
+  for (let i = 2; i <= reached; i++) {
+    const w = vertex[i]!;
+    if (dom[w] !== vertex[semi[w]!]) dom[w] = dom[dom[w]!]!;
+  }
+  // Back to ordinals, in place; islands (never numbered) hang off the root.
+  for (let o = 0; o < nodeCount; o++) {
+    const d = dom[o + 1]!;
+    dom[o] = semi[o + 1] === 0 ? rootOrdinal : d - 1;
+  }
+  return dom.subarray(0, nodeCount);
+}
+
+/** EVAL with path compression over the forest in `ancestor`; its stack grows only when paths are long. */
+class PathCompressor {
+  readonly #ancestor: Uint32Array;
+  readonly #label: Uint32Array;
+  readonly #semi: Uint32Array;
+  #stack = new Uint32Array(1024);
+
+  constructor(ancestor: Uint32Array, label: Uint32Array, semi: Uint32Array) {
+    this.#ancestor = ancestor;
+    this.#label = label;
+    this.#semi = semi;
+  }
+
+  eval(v: number): number {
+    const ancestor = this.#ancestor;
+    if (ancestor[v] === 0) return v;
+    if (ancestor[ancestor[v]!] !== 0) this.#compress(v);
+    return this.#label[v]!;
+  }
+
+  #compress(v: number): void {
+    const ancestor = this.#ancestor;
+    const label = this.#label;
+    const semi = this.#semi;
+    let stack = this.#stack;
+    let top = 0;
+    // Collect the path up to the vertex just below the forest root, then fold labels back down it.
+    while (ancestor[ancestor[v]!] !== 0) {
+      if (top === stack.length) {
+        const grown = new Uint32Array(stack.length * 2);
+        grown.set(stack);
+        stack = this.#stack = grown;
+      }
+      stack[top++] = v;
+      v = ancestor[v]!;
+    }
+    while (top > 0) {
+      const w = stack[--top]!;
+      const a = ancestor[w]!;
+      if (semi[label[a]!]! < semi[label[w]!]!) label[w] = label[a]!;
+      ancestor[w] = ancestor[a]!;
+    }
+  }
+}

@@ -1,0 +1,120 @@
+// One graph's derived data, computed lazily, once, and kept beside it: edge mask, distances, DevTools
+// self sizes, dominators, dominator tree, retained sizes, class index, class summary. The engine never
+// prints; `onPhase` tells a caller (the CLI's progress line) which phase is starting.
+
+import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { computeClassIndex, type ClassIndex } from './class-keys.js';
+import { summarizeClasses, type ClassSummaryRow } from './class-summary.js';
+import { computeDistances } from './distances.js';
+import { buildDominatorTree, type DominatorTree } from './dominator-tree.js';
+import { computeDominators } from './dominators.js';
+import { computeEssentialEdgeMask } from './essential-edges.js';
+import { computeRetainedSizes } from './retained-sizes.js';
+import { computeShallowSizes } from './shallow-sizes.js';
+import { selectTopDominated } from './top-dominated.js';
+
+export type AnalysisPhase =
+  | 'edge-mask'
+  | 'retainers'
+  | 'distances'
+  | 'self-sizes'
+  | 'dominators'
+  | 'dominator-tree'
+  | 'retained-sizes'
+  | 'class-index'
+  | 'class-summary';
+
+export interface AnalyzeOptions {
+  /** Called as each phase starts. */
+  readonly onPhase?: (phase: AnalysisPhase) => void;
+}
+
+export class HeapAnalysis {
+  readonly graph: HeapGraph;
+  readonly #onPhase: ((phase: AnalysisPhase) => void) | undefined;
+  #mask?: Uint8Array;
+  #distances?: Uint32Array;
+  #selfSizes?: Float64Array;
+  #dominators?: Uint32Array;
+  #tree?: DominatorTree;
+  #retainedSizes?: Float64Array;
+  #classIndex?: ClassIndex;
+  #summary?: readonly ClassSummaryRow[];
+
+  constructor(graph: HeapGraph, options: AnalyzeOptions = {}) {
+    this.graph = graph;
+    this.#onPhase = options.onPhase;
+  }
+
+  /** Per-edge EDGE_* bits (essential-edges.ts). */
+  get edgeMask(): Uint8Array {
+    return (this.#mask ??= this.#phase('edge-mask', () => computeEssentialEdgeMask(this.graph)));
+  }
+
+  get distances(): Uint32Array {
+    return (this.#distances ??= this.#phase('distances', () => computeDistances(this.graph, this.edgeMask)));
+  }
+
+  /** Self sizes as DevTools shows them (hidden/array sizes moved to their owner); use these, not the raw ones. */
+  get selfSizes(): Float64Array {
+    return (this.#selfSizes ??= this.#phase('self-sizes', () => computeShallowSizes(this.graph)));
+  }
+
+  get dominators(): Uint32Array {
+    if (this.#dominators) return this.#dominators;
+    const mask = this.edgeMask;
+    this.#phase('retainers', () => this.graph.retainers());
+    return (this.#dominators = this.#phase('dominators', () => computeDominators(this.graph, mask)));
+  }
+
+  get dominatorTree(): DominatorTree {
+    return (this.#tree ??= this.#phase('dominator-tree', () =>
+      buildDominatorTree(this.dominators, this.graph.rootOrdinal)));
+  }
+
+  get retainedSizes(): Float64Array {
+    if (this.#retainedSizes) return this.#retainedSizes;
+    const { dominators, dominatorTree, selfSizes } = this;
+    return (this.#retainedSizes = this.#phase('retained-sizes', () =>
+      computeRetainedSizes(this.graph, dominators, selfSizes, dominatorTree)));
+  }
+
+  get classIndex(): ClassIndex {
+    return (this.#classIndex ??= this.#phase('class-index', () => computeClassIndex(this.graph)));
+  }
+
+  className(ordinal: number): string {
+    const index = this.classIndex;
+    return index.names[index.classOf[ordinal]!]!;
+  }
+
+  /** One row per class with at least one node of non-zero self size, in class-id order. */
+  classSummary(): readonly ClassSummaryRow[] {
+    if (this.#summary) return this.#summary;
+    const { classIndex, selfSizes, retainedSizes, distances, dominatorTree } = this;
+    return (this.#summary = this.#phase('class-summary', () =>
+      summarizeClasses({ classIndex, selfSizes, retainedSizes, distances, tree: dominatorTree })));
+  }
+
+  /** Ordinals of the n largest objects by retained size, largest first (no root, no synthetic nodes). */
+  topDominated(n: number): Uint32Array {
+    return selectTopDominated(this.graph, this.retainedSizes, n);
+  }
+
+  #phase<T>(phase: AnalysisPhase, run: () => T): T {
+    this.#onPhase?.(phase);
+    return run();
+  }
+}
+
+/** Runs every phase now, in order, and returns the analysis with all of it cached. */
+export function analyzeHeap(graph: HeapGraph, options: AnalyzeOptions = {}): HeapAnalysis {
+  const analysis = new HeapAnalysis(graph, options);
+  void analysis.edgeMask;
+  void analysis.distances;
+  void analysis.selfSizes;
+  void analysis.retainedSizes;
+  void analysis.classIndex;
+  analysis.classSummary();
+  return analysis;
+}

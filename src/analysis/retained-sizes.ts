@@ -1,0 +1,24 @@
+// Retained size: a node's self size plus the self sizes of everything it dominates — what the GC would
+// free with it. Chrome DevTools semantics (buildDominatorTreeAndCalculateRetainedSizes): every node
+// counts, unreachable ones included (they hang off the root), so the root's retained size is the total.
+// Self sizes are DevTools' adjusted ones when the caller passes them (see shallow-sizes.ts).
+// Float64 throughout: sums pass 2^32 on large heaps and stay exact up to 2^53.
+
+import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { buildDominatorTree, dominatorPreorder, type DominatorTree } from './dominator-tree.js';
+
+export function computeRetainedSizes(
+  graph: HeapGraph,
+  dominators: Uint32Array,
+  selfSizes: Float64Array = graph.nodeSelfSize,
+  tree: DominatorTree = buildDominatorTree(dominators, graph.rootOrdinal),
+): Float64Array {
+  const retained = Float64Array.from(selfSizes);
+  const order = dominatorPreorder(tree);
+  // Children come after their dominator in `order`, so walking it backwards folds each finished subtree up.
+  for (let k = order.length - 1; k >= 1; k--) {
+    const n = order[k]!;
+    retained[dominators[n]!]! += retained[n]!;
+  }
+  return retained;
+}

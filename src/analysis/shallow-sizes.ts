@@ -1,0 +1,67 @@
+// Self ("shallow") sizes as DevTools shows them: the size of V8-internal `hidden` and `array` nodes
+// (backing stores, property arrays, descriptor arrays...) is moved onto the one object that owns them.
+// Semantics of JSHeapSnapshot.calculateShallowSizes (Chrome DevTools HeapSnapshot.ts):
+// - Only when the snapshot has user roots (see user-roots.ts); otherwise sizes stay as written.
+// - Every node that is neither `hidden` nor `array` owns itself. Ownership flows along non-weak edges
+//   into hidden/array nodes; a hidden/array node reached from two owners has none.
+// - A hidden/array node with exactly one owner gives its size to it, unless the owner is synthetic
+//   (the root, `(GC roots)` and its sub-roots).
+// The graph stays untouched: the result is a new array. Invariant: the total is unchanged.
+
+import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { hasUserRoots } from './user-roots.js';
+
+const UNVISITED = 0xffffffff;
+const SHARED = 0xfffffffe;
+
+export function computeShallowSizes(graph: HeapGraph): Float64Array {
+  const sizes = Float64Array.from(graph.nodeSelfSize);
+  if (!hasUserRoots(graph)) return sizes;
+  const { nodeCount, nodeType, firstEdge, edgeType, edgeTarget, rootOrdinal } = graph;
+  const { hidden, array, synthetic } = graph.nodeTypes;
+  const weak = graph.edgeTypes.weak;
+  const owner = new Uint32Array(nodeCount);
+  for (let n = 0; n < nodeCount; n++) {
+    const t = nodeType[n];
+    owner[n] = t === hidden || t === array ? UNVISITED : n;
+  }
+  // Self-owners are visited in order; the stack only ever holds hidden/array nodes, each at most twice
+  // (once when it gets an owner, once when it becomes shared).
+  let stack = new Uint32Array(1024);
+  let top = 0;
+  const push = (n: number): void => {
+    if (top === stack.length) {
+      const grown = new Uint32Array(stack.length * 2);
+      grown.set(stack);
+      stack = grown;
+    }
+    stack[top++] = n;
+  };
+  const spread = (n: number): void => {
+    const from = owner[n]!;
+    for (let e = firstEdge[n]!, end = firstEdge[n + 1]!; e < end; e++) {
+      if (edgeType[e] === weak) continue;
+      const to = edgeTarget[e]!;
+      const current = owner[to]!;
+      if (current === UNVISITED) {
+        owner[to] = from;
+        push(to);
+      } else if (current !== to && current !== from && current !== SHARED) {
+        owner[to] = SHARED;
+        push(to);
+      }
+    }
+  };
+  for (let n = 0; n < nodeCount; n++) {
+    if (owner[n] !== n) continue;
+    spread(n);
+    while (top > 0) spread(stack[--top]!);
+  }
+  for (let n = 0; n < nodeCount; n++) {
+    const o = owner[n]!;
+    if (o === n || o === UNVISITED || o === SHARED || o === rootOrdinal || nodeType[o] === synthetic) continue;
+    sizes[o]! += sizes[n]!;
+    sizes[n] = 0;
+  }
+  return sizes;
+}

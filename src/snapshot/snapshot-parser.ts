@@ -1,0 +1,680 @@
+// The streaming `.heapsnapshot` parser: bytes in, chunk by chunk, a HeapGraph out. One pass, no
+// whole-file string and no JSON.parse of the big arrays: `nodes` and `edges` are hand-parsed straight
+// into typed arrays preallocated from `snapshot.meta` (as DevTools' HeapSnapshotLoader does), and
+// `strings` are cut out byte-exactly so long ones can stay on disk. Chunk boundaries may fall anywhere,
+// even inside a number, a string or an escape; the state needed to resume lives in fields.
+//
+// Invariants on success: edge targets are node ordinals < nodeCount; the per-node edge counts sum to
+// edge_count; every name index is < the number of strings; every value array had exactly
+// count × fields entries. Anything else is a SnapshotFormatError with the byte offset.
+
+import { SnapshotFormatError } from '../errors.js';
+import { HeapGraph } from './heap-graph.js';
+import { decodeJsonStringBytes } from './json-string.js';
+import { readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
+import { StringTable, LONG_STRING_BYTES } from './string-table.js';
+import { ByteCarry } from './byte-carry.js';
+import { createIntegerScanState, resetIntegerScan, scanIntegers, ScanError, ScanStatus } from './integer-scanner.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+/** A multiple of 2·3·5·7 and 4, so whole records of any usual field count fit each batch. */
+const BATCH_VALUES = 420 * 96;
+
+const enum State {
+  BeforeTop,
+  KeyOrEnd,
+  Key,
+  Colon,
+  Value,
+  ArrayOpen,
+  Numbers,
+  Strings,
+  Raw,
+  AfterValue,
+  Done,
+}
+
+const enum Section {
+  None,
+  Meta,
+  Nodes,
+  Edges,
+  Strings,
+  Flat, // trace_function_infos, samples, locations: kept as flat number arrays
+  Tree, // trace_tree: nested, kept as parsed JSON
+  Skip, // unknown keys
+}
+
+
+export interface ParserOptions {
+  /** Name used in error messages (usually the path). */
+  readonly fileLabel: string;
+  /** The file being parsed: long strings are left in it and read back on demand. */
+  readonly longStringFile?: string;
+}
+
+/** Buffer's own slice decoders (public on Buffer.prototype, untyped): no argument checks per call. */
+interface FastSlices {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
+function isSpace(b: number): boolean {
+  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+}
+
+function describeByte(b: number): string {
+  return b >= 0x20 && b < 0x7f ? `'${String.fromCharCode(b)}'` : `byte 0x${b.toString(16).padStart(2, '0')}`;
+}
+
+export class SnapshotParser {
+  readonly #label: string;
+  readonly #longFile: string | undefined;
+  #state = State.BeforeTop;
+  #section = Section.None;
+  #sectionName = '';
+  #base = 0; // file offset of the current chunk's first byte
+  #seenKeys = new Set<string>();
+  readonly #carry = new ByteCarry();
+
+  // Raw JSON capture (meta, trace_tree, unknown values).
+  #rawDepth = 0;
+  #rawInString = false;
+  #rawEscape = false;
+
+  // Number arrays.
+  readonly #scan = createIntegerScanState(BATCH_VALUES);
+  #count = 0; // values stored in the current array
+  #expected = 0; // values the current array must hold (-1: any)
+  #needComma = false;
+  #flat: number[] = [];
+
+  // Strings.
+  #inString = false;
+  #strEscape = false;
+  #strStart = 0; // file offset of the first byte after the opening quote
+  #strLong = false;
+  #strings: (string | undefined)[] = [];
+  #longIndex = new Map<number, number>();
+  #longOffsets: number[] = [];
+  #longLengths: number[] = [];
+
+  // The graph being filled.
+  #layout: SnapshotLayout | undefined;
+  #nodeFieldAt = { type: 0, name: 0, id: 0, selfSize: 0, edgeCount: 0, traceId: 0, detachedness: 0 };
+  #edgeFieldAt = { type: 0, name: 0, target: 0 };
+  #nodeType = new Uint8Array(0);
+  #nodeName = new Uint32Array(0);
+  #nodeId = new Uint32Array(0);
+  #nodeSelfSize = new Float64Array(0);
+  #firstEdge = new Uint32Array(1);
+  #nodeTraceId: Uint32Array | undefined;
+  #nodeDetachedness: Uint8Array | undefined;
+  #edgeType = new Uint8Array(0);
+  #edgeName = new Uint32Array(0);
+  #edgeTarget = new Uint32Array(0);
+  #edgeCountSum = 0;
+  #maxNameIndex = -1;
+  #maxNameOffset = 0;
+  #extras: { traceFunctionInfos?: Float64Array; samples?: Float64Array; locations?: Float64Array; traceTree?: unknown } = {};
+
+  constructor(options: ParserOptions) {
+    this.#label = options.fileLabel;
+    this.#longFile = options.longStringFile;
+  }
+
+  #fail(reason: string, offset: number): never {
+    throw new SnapshotFormatError(this.#label, reason, offset);
+  }
+
+  /** Feeds the next chunk of the file. Chunks must arrive in order and without gaps. */
+  push(bytes: Uint8Array): void {
+    const chunk = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const end = chunk.length;
+    let i = 0;
+    while (i < end) {
+      switch (this.#state) {
+        case State.Numbers:
+          i = this.#parseNumbers(chunk, i, end);
+          break;
+        case State.Strings:
+          i = this.#parseStrings(chunk, i, end);
+          break;
+        case State.Raw:
+          i = this.#parseRaw(chunk, i, end);
+          break;
+        default:
+          i = this.#parseStructure(chunk, i, end);
+      }
+    }
+    this.#base += end;
+  }
+
+  /** Top-level object structure: `{ "key": value, ... }`. Handles one token per call. */
+  #parseStructure(chunk: Buffer, i: number, end: number): number {
+    const b = chunk[i]!;
+    if (this.#state === State.Key) {
+      while (i < end && chunk[i] !== QUOTE) {
+        this.#carry.pushByte(chunk[i]!);
+        i++;
+      }
+      if (i === end) return i;
+      const key = this.#carry.takeString();
+      this.#startKey(key, this.#base + i);
+      this.#state = State.Colon;
+      return i + 1;
+    }
+    if (isSpace(b)) return i + 1;
+    const at = this.#base + i;
+    switch (this.#state) {
+      case State.BeforeTop:
+        if (b !== OPEN_BRACE) this.#fail(`not a heap snapshot: expected '{', found ${describeByte(b)}`, at);
+        this.#state = State.KeyOrEnd;
+        return i + 1;
+      case State.KeyOrEnd:
+        if (b === QUOTE) {
+          this.#state = State.Key;
+          return i + 1;
+        }
+        if (b === CLOSE_BRACE && this.#seenKeys.size === 0) {
+          this.#fail('not a heap snapshot: the top-level object is empty', at);
+        }
+        return this.#fail(`expected a quoted key, found ${describeByte(b)}`, at);
+      case State.Colon:
+        if (b !== COLON) this.#fail(`expected ':' after "${this.#sectionName}", found ${describeByte(b)}`, at);
+        this.#state = State.Value;
+        return i + 1;
+      case State.Value:
+        return this.#startValue(b, i, at);
+      case State.ArrayOpen:
+        if (b !== OPEN_BRACKET) this.#fail(`expected '[' to open "${this.#sectionName}", found ${describeByte(b)}`, at);
+        this.#state = this.#section === Section.Strings ? State.Strings : State.Numbers;
+        this.#needComma = false;
+        return i + 1;
+      case State.AfterValue:
+        if (b === COMMA) {
+          this.#state = State.KeyOrEnd;
+          return i + 1;
+        }
+        if (b === CLOSE_BRACE) {
+          this.#state = State.Done;
+          return i + 1;
+        }
+        return this.#fail(`expected ',' or '}' after "${this.#sectionName}", found ${describeByte(b)}`, at);
+      case State.Done:
+        return this.#fail(`unexpected ${describeByte(b)} after the end of the snapshot`, at);
+      default:
+        return this.#fail('parser state error', at);
+    }
+  }
+
+  #startKey(key: string, at: number): void {
+    if (this.#seenKeys.size === 0 && key !== 'snapshot') {
+      this.#fail(`not a heap snapshot: first key is "${key.slice(0, 40)}", expected "snapshot"`, at);
+    }
+    if (this.#seenKeys.has(key)) this.#fail(`duplicate section "${key}"`, at);
+    this.#seenKeys.add(key);
+    this.#sectionName = key;
+    switch (key) {
+      case 'snapshot': this.#section = Section.Meta; break;
+      case 'nodes': this.#section = Section.Nodes; break;
+      case 'edges': this.#section = Section.Edges; break;
+      case 'strings': this.#section = Section.Strings; break;
+      case 'trace_function_infos': case 'samples': case 'locations': this.#section = Section.Flat; break;
+      case 'trace_tree': this.#section = Section.Tree; break;
+      default: this.#section = Section.Skip;
+    }
+  }
+
+  #startValue(b: number, i: number, at: number): number {
+    const section = this.#section;
+    if (section === Section.Meta || section === Section.Tree || section === Section.Skip) {
+      this.#state = State.Raw;
+      this.#rawDepth = 0;
+      this.#rawInString = false;
+      this.#rawEscape = false;
+      return i; // the raw scanner consumes the first byte itself
+    }
+    const layout = this.#layout;
+    if (!layout) return this.#fail(`"${this.#sectionName}" comes before "snapshot"`, at);
+    if (b !== OPEN_BRACKET) this.#fail(`expected '[' to open "${this.#sectionName}", found ${describeByte(b)}`, at);
+    this.#count = 0;
+    resetIntegerScan(this.#scan);
+    this.#needComma = false;
+    if (section === Section.Nodes) this.#expected = layout.nodeCount * layout.nodeFieldCount;
+    else if (section === Section.Edges) this.#expected = layout.edgeCount * layout.edgeFieldCount;
+    else this.#expected = -1;
+    this.#flat = [];
+    this.#state = section === Section.Strings ? State.Strings : State.Numbers;
+    return i + 1;
+  }
+
+  /**
+   * A run of integers up to ']'. `scanIntegers` fills a batch (the hot loop, kept small and
+   * standalone); the consumers below distribute each batch to the typed arrays, one record at a time.
+   */
+  #parseNumbers(chunk: Buffer, i: number, end: number): number {
+    const st = this.#scan;
+    for (;;) {
+      i = scanIntegers(chunk, i, end, this.#base, st);
+      switch (st.status) {
+        case ScanStatus.NeedMore:
+          return i;
+        case ScanStatus.BatchFull:
+          this.#consumeBatch(st.length);
+          st.length = 0;
+          continue;
+        case ScanStatus.Closed:
+          this.#consumeBatch(st.length);
+          st.length = 0;
+          this.#finishNumbers(this.#base + i - 1);
+          return i;
+        case ScanStatus.Error:
+          return this.#fail(`${describeScanError(st.errorKind)} in "${this.#sectionName}"`, st.errorOffset);
+      }
+    }
+  }
+
+  #consumeBatch(n: number): void {
+    if (n === 0) return;
+    const section = this.#section;
+    if (section === Section.Nodes || section === Section.Edges) {
+      const room = this.#expected - this.#count;
+      if (n > room) {
+        const layout = this.#layout!;
+        const what = section === Section.Nodes
+          ? `"nodes" has more values than node_count ${layout.nodeCount} × ${layout.nodeFieldCount} fields`
+          : `"edges" has more values than edge_count ${layout.edgeCount} × ${layout.edgeFieldCount} fields`;
+        this.#fail(what, this.#scan.offsets[room]!);
+      }
+      if (section === Section.Nodes) this.#consumeNodes(n);
+      else this.#consumeEdges(n);
+    } else {
+      const batch = this.#scan.batch;
+      for (let j = 0; j < n; j++) this.#flat.push(batch[j]!);
+    }
+    this.#count += n;
+  }
+
+  /**
+   * Whole records only: batches hold a multiple of every field count (BATCH_VALUES is), and
+   * each array starts a fresh batch, so a record never straddles two batches. A short final
+   * record is left unwritten; `#finishNumbers` reports the count mismatch.
+   */
+  #consumeNodes(n: number): void {
+    const { batch, offsets } = this.#scan;
+    const f = this.#nodeFieldAt;
+    const fields = this.#layout!.nodeFieldCount;
+    const typeLimit = this.#layout!.nodeTypeNames.length;
+    const nodeType = this.#nodeType;
+    const nodeName = this.#nodeName;
+    const nodeId = this.#nodeId;
+    const selfSize = this.#nodeSelfSize;
+    const firstEdge = this.#firstEdge;
+    const traceId = this.#nodeTraceId;
+    const detachedness = this.#nodeDetachedness;
+    let ordinal = this.#count / fields;
+    let maxName = this.#maxNameIndex;
+    let edgeSum = this.#edgeCountSum;
+    for (let j = 0; j + fields <= n; j += fields, ordinal++) {
+      const type = batch[j + f.type]!;
+      const name = batch[j + f.name]!;
+      const id = batch[j + f.id]!;
+      const size = batch[j + f.selfSize]!;
+      const edges = batch[j + f.edgeCount]!;
+      if (!(type >= 0 && type < typeLimit)) this.#fail(`node type ${type} is not in meta.node_types`, offsets[j + f.type]!);
+      if (!(id >= 0 && id <= 0xffffffff)) this.#fail(`node id ${id} is not a 32-bit unsigned integer`, offsets[j + f.id]!);
+      if (name < 0 || size < 0 || edges < 0) this.#fail('negative value in "nodes"', offsets[j]!);
+      if (name > maxName) {
+        maxName = name;
+        this.#maxNameOffset = offsets[j + f.name]!;
+      }
+      nodeType[ordinal] = type;
+      nodeName[ordinal] = name;
+      nodeId[ordinal] = id;
+      selfSize[ordinal] = size;
+      firstEdge[ordinal + 1] = edges;
+      edgeSum += edges;
+      // Both are almost always 0: skipping zero stores leaves those pages of the (zeroed) arrays
+      // untouched, and first-touched memory is what parsing spends most of its time on.
+      if (traceId !== undefined) {
+        const t = batch[j + f.traceId]!;
+        if (t !== 0) traceId[ordinal] = t;
+      }
+      if (detachedness !== undefined) {
+        const d = batch[j + f.detachedness]!;
+        if (d !== 0) detachedness[ordinal] = d;
+      }
+    }
+    this.#maxNameIndex = maxName;
+    this.#edgeCountSum = edgeSum;
+    const edgeCount = this.#layout!.edgeCount;
+    if (edgeSum > edgeCount) {
+      this.#fail(`node edge counts add up to more than edge_count ${edgeCount}`, offsets[n - 1]!);
+    }
+  }
+
+  #consumeEdges(n: number): void {
+    const { batch, offsets } = this.#scan;
+    const f = this.#edgeFieldAt;
+    const layout = this.#layout!;
+    const fields = layout.edgeFieldCount;
+    const typeLimit = layout.edgeTypeNames.length;
+    const nodeFields = layout.nodeFieldCount;
+    const targetLimit = layout.nodeCount * nodeFields;
+    const edgeType = this.#edgeType;
+    const edgeName = this.#edgeName;
+    const edgeTarget = this.#edgeTarget;
+    let edge = this.#count / fields;
+    for (let j = 0; j + fields <= n; j += fields, edge++) {
+      const type = batch[j + f.type]!;
+      const name = batch[j + f.name]!;
+      const to = batch[j + f.target]!;
+      if (!(type >= 0 && type < typeLimit)) this.#fail(`edge type ${type} is not in meta.edge_types`, offsets[j + f.type]!);
+      if (name < 0 || name > 0xffffffff) this.#fail(`edge name_or_index ${name} is out of range`, offsets[j + f.name]!);
+      const target = (to / nodeFields) >>> 0;
+      if (!(to >= 0 && to < targetLimit) || target * nodeFields !== to) {
+        this.#fail(`edge ${edge} points to node offset ${to}, outside the ${layout.nodeCount} nodes`, offsets[j + f.target]!);
+      }
+      edgeType[edge] = type;
+      edgeName[edge] = name;
+      edgeTarget[edge] = target;
+    }
+  }
+
+  #finishNumbers(at: number): void {
+    const layout = this.#layout!;
+    const section = this.#section;
+    if (section === Section.Nodes || section === Section.Edges) {
+      if (this.#count !== this.#expected) {
+        const what = section === Section.Nodes
+          ? `node_count ${layout.nodeCount} × ${layout.nodeFieldCount} fields`
+          : `edge_count ${layout.edgeCount} × ${layout.edgeFieldCount} fields`;
+        this.#fail(`"${this.#sectionName}" has ${this.#count} values, expected ${this.#expected} (${what})`, at);
+      }
+      if (section === Section.Nodes && this.#edgeCountSum !== layout.edgeCount) {
+        this.#fail(`node edge counts add up to ${this.#edgeCountSum}, expected edge_count ${layout.edgeCount}`, at);
+      }
+    } else {
+      const values = Float64Array.from(this.#flat);
+      this.#flat = [];
+      if (this.#sectionName === 'trace_function_infos') this.#extras.traceFunctionInfos = values;
+      else if (this.#sectionName === 'samples') this.#extras.samples = values;
+      else this.#extras.locations = values;
+    }
+    this.#state = State.AfterValue;
+  }
+
+  /** `[ "…", "…" ]`: each string is cut out byte-exactly; long ones stay in the file. */
+  #parseStrings(chunk: Buffer, i: number, end: number): number {
+    const base = this.#base;
+    while (i < end) {
+      if (this.#inString) {
+        // Scan to the closing quote, skipping escaped bytes.
+        const from = i;
+        let escape = this.#strEscape;
+        let hasEscape = false;
+        let hasHigh = false;
+        for (; i < end; i++) {
+          const b = chunk[i]!;
+          if (escape) {
+            escape = false;
+          } else if (b === BACKSLASH) {
+            escape = true;
+            hasEscape = true;
+          } else if (b === QUOTE) {
+            break;
+          } else if (b >= 0x80) {
+            hasHigh = true;
+          }
+        }
+        this.#strEscape = escape;
+        if (i === end) {
+          // The string continues in the next chunk.
+          if (!this.#strLong) {
+            this.#carry.push(chunk, from, end);
+            if (this.#longFile !== undefined && this.#carry.length > LONG_STRING_BYTES) {
+              this.#strLong = true;
+              this.#carry.clear();
+            }
+          }
+          return i;
+        }
+        const stringEnd = base + i;
+        if (this.#strLong || (this.#longFile !== undefined && stringEnd - this.#strStart > LONG_STRING_BYTES)) {
+          this.#addLongString(this.#strStart, stringEnd - this.#strStart);
+          this.#carry.clear();
+        } else if (this.#carry.length > 0) {
+          this.#carry.push(chunk, from, i);
+          this.#addInlineString(this.#carry.takeBytes(), this.#strStart);
+        } else {
+          this.#addDecoded(chunk, from, i, hasEscape, hasHigh, this.#strStart);
+        }
+        this.#inString = false;
+        this.#strLong = false;
+        this.#needComma = true;
+        i++;
+        continue;
+      }
+      const b = chunk[i]!;
+      if (b === QUOTE) {
+        if (this.#needComma) this.#fail('expected \',\' between strings in "strings"', base + i);
+        this.#inString = true;
+        this.#strEscape = false;
+        this.#strStart = base + i + 1;
+      } else if (b === COMMA) {
+        if (!this.#needComma) this.#fail('unexpected \',\' in "strings"', base + i);
+        this.#needComma = false;
+      } else if (b === CLOSE_BRACKET) {
+        this.#state = State.AfterValue;
+        return i + 1;
+      } else if (!isSpace(b)) {
+        this.#fail(`expected a string in "strings", found ${describeByte(b)}`, base + i);
+      }
+      i++;
+    }
+    return i;
+  }
+
+  #addDecoded(chunk: Buffer, from: number, to: number, hasEscape: boolean, hasHigh: boolean, at: number): void {
+    if (!hasEscape) {
+      const fast = chunk as unknown as FastSlices;
+      this.#strings.push(hasHigh ? fast.utf8Slice(from, to) : fast.latin1Slice(from, to));
+      return;
+    }
+    this.#addInlineString(chunk.subarray(from, to), at);
+  }
+
+  #addInlineString(bytes: Uint8Array, at: number): void {
+    try {
+      this.#strings.push(decodeJsonStringBytes(bytes, 0, bytes.length));
+    } catch (e) {
+      this.#fail(`bad string ${this.#strings.length}: ${(e as Error).message}`, at);
+    }
+  }
+
+  #addLongString(offset: number, length: number): void {
+    this.#longIndex.set(this.#strings.length, this.#longOffsets.length);
+    this.#longOffsets.push(offset);
+    this.#longLengths.push(length);
+    this.#strings.push(undefined);
+  }
+
+  /** Any JSON value, captured (meta, trace_tree) or skipped (unknown keys), by bracket depth. */
+  #parseRaw(chunk: Buffer, i: number, end: number): number {
+    const from = i;
+    let done = false;
+    for (; i < end; i++) {
+      const b = chunk[i]!;
+      if (this.#rawInString) {
+        if (this.#rawEscape) this.#rawEscape = false;
+        else if (b === BACKSLASH) this.#rawEscape = true;
+        else if (b === QUOTE) {
+          this.#rawInString = false;
+          if (this.#rawDepth === 0) {
+            i++;
+            done = true; // a top-level string value
+            break;
+          }
+        }
+        continue;
+      }
+      if (b === QUOTE) {
+        this.#rawInString = true;
+      } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
+        this.#rawDepth++;
+      } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+        if (this.#rawDepth === 0) {
+          done = true; // the end of a top-level number/literal: leave the bracket to the structure
+          break;
+        }
+        if (--this.#rawDepth === 0) {
+          i++;
+          done = true;
+          break;
+        }
+      } else if (b === COMMA && this.#rawDepth === 0) {
+        done = true;
+        break;
+      }
+    }
+    if (this.#section !== Section.Skip) this.#carry.push(chunk, from, i);
+    if (done) this.#finishRaw(this.#base + i);
+    return i;
+  }
+
+  #finishRaw(at: number): void {
+    this.#state = State.AfterValue;
+    if (this.#section === Section.Skip) return;
+    const text = this.#carry.takeString();
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.#fail(`"${this.#sectionName}" is not valid JSON`, at);
+    }
+    if (this.#section === Section.Tree) {
+      this.#extras.traceTree = value;
+      return;
+    }
+    const layout = readSnapshotMeta(value, (reason) => this.#fail(reason, at));
+    this.#layout = layout;
+    this.#allocate(layout, at);
+  }
+
+  #allocate(layout: SnapshotLayout, at: number): void {
+    if (BATCH_VALUES % layout.nodeFieldCount !== 0 || BATCH_VALUES % layout.edgeFieldCount !== 0) {
+      this.#fail(`unsupported field counts (${layout.nodeFieldCount} per node, ${layout.edgeFieldCount} per edge)`, at);
+    }
+    const n = layout.nodeCount;
+    const e = layout.edgeCount;
+    const nf = layout.nodeFields;
+    this.#nodeFieldAt = {
+      type: nf.indexOf('type'), name: nf.indexOf('name'), id: nf.indexOf('id'), selfSize: nf.indexOf('self_size'),
+      edgeCount: nf.indexOf('edge_count'), traceId: nf.indexOf('trace_node_id'), detachedness: nf.indexOf('detachedness'),
+    };
+    const ef = layout.edgeFields;
+    this.#edgeFieldAt = { type: ef.indexOf('type'), name: ef.indexOf('name_or_index'), target: ef.indexOf('to_node') };
+    this.#nodeType = new Uint8Array(n);
+    this.#nodeName = new Uint32Array(n);
+    this.#nodeId = new Uint32Array(n);
+    this.#nodeSelfSize = new Float64Array(n);
+    this.#firstEdge = new Uint32Array(n + 1);
+    if (layout.nodeFields.includes('trace_node_id')) this.#nodeTraceId = new Uint32Array(n);
+    if (layout.nodeFields.includes('detachedness')) this.#nodeDetachedness = new Uint8Array(n);
+    this.#edgeType = new Uint8Array(e);
+    this.#edgeName = new Uint32Array(e);
+    this.#edgeTarget = new Uint32Array(e);
+  }
+
+  /** Call after the last chunk; checks the file was whole and builds the graph. */
+  finish(): HeapGraph {
+    const at = this.#base;
+    if (this.#state !== State.Done) {
+      if (this.#base === 0) this.#fail('empty file', 0);
+      this.#fail(`file ends early (${this.#describeTruncation()})`, at);
+    }
+    for (const key of ['nodes', 'edges', 'strings']) {
+      if (!this.#seenKeys.has(key)) this.#fail(`no "${key}" section`, at);
+    }
+    const layout = this.#layout!;
+    const stringCount = this.#strings.length;
+    if (this.#maxNameIndex >= stringCount) {
+      this.#fail(`node name ${this.#maxNameIndex} is outside the ${stringCount} strings`, this.#maxNameOffset);
+    }
+    this.#checkEdgeNames(stringCount, layout);
+    const firstEdge = this.#firstEdge;
+    for (let i = 0; i < layout.nodeCount; i++) firstEdge[i + 1]! += firstEdge[i]!;
+    const strings = new StringTable(this.#strings, this.#longFile === undefined ? undefined : {
+      file: this.#longFile,
+      index: this.#longIndex,
+      offset: Float64Array.from(this.#longOffsets),
+      length: Float64Array.from(this.#longLengths),
+    });
+    return new HeapGraph({
+      nodeTypeNames: layout.nodeTypeNames,
+      edgeTypeNames: layout.edgeTypeNames,
+      nodeType: this.#nodeType,
+      nodeName: this.#nodeName,
+      nodeId: this.#nodeId,
+      nodeSelfSize: this.#nodeSelfSize,
+      firstEdge,
+      nodeDetachedness: this.#nodeDetachedness,
+      nodeTraceId: this.#nodeTraceId,
+      edgeType: this.#edgeType,
+      edgeNameOrIndex: this.#edgeName,
+      edgeTarget: this.#edgeTarget,
+      strings,
+      rootOrdinal: layout.rootOrdinal,
+      extras: { meta: layout.meta, ...this.#extras },
+    });
+  }
+
+  #checkEdgeNames(stringCount: number, layout: SnapshotLayout): void {
+    const element = layout.edgeTypeNames.indexOf('element');
+    const hidden = layout.edgeTypeNames.indexOf('hidden');
+    const types = this.#edgeType;
+    const names = this.#edgeName;
+    for (let e = 0; e < types.length; e++) {
+      const t = types[e];
+      if (t !== element && t !== hidden && names[e]! >= stringCount) {
+        this.#fail(`edge ${e} names string ${names[e]}, outside the ${stringCount} strings`, this.#base);
+      }
+    }
+  }
+
+  #describeTruncation(): string {
+    switch (this.#state) {
+      case State.Numbers:
+        return this.#expected >= 0
+          ? `inside "${this.#sectionName}" after ${this.#count} of ${this.#expected} values`
+          : `inside "${this.#sectionName}"`;
+      case State.Strings:
+        return `inside "strings" after ${this.#strings.length} strings`;
+      case State.Raw:
+        return `inside "${this.#sectionName}"`;
+      case State.BeforeTop:
+        return 'no JSON object found';
+      default:
+        return this.#sectionName ? `after "${this.#sectionName}"` : 'in the header';
+    }
+  }
+}
+
+function describeScanError(kind: ScanError): string {
+  switch (kind) {
+    case ScanError.MissingComma: return "expected ',' between numbers";
+    case ScanError.UnexpectedComma: return "unexpected ','";
+    case ScanError.TrailingComma: return "trailing ','";
+    case ScanError.LoneMinus: return "expected a digit after '-'";
+    case ScanError.TooLarge: return 'number too large';
+    case ScanError.BadByte: return 'expected an integer';
+  }
+}
