@@ -6,7 +6,7 @@
 //                         [--timeout-min 15] [--heap-mb 16000] [--leakhunt bin/leakhunt.js]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -166,6 +166,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) 
 async function benchSize(mb, mode) {
   const snap = generate(mb);
   const results = Object.fromEntries(tools.map((t) => [t, { runs: [] }]));
+  const load1 = [loadavg()[0]]; // other work on the machine shows up here, and in the times
   for (let run = 1; run <= runs; run++) {
     for (const t of tools) { // interleaved, so drift on the machine hits every tool alike
       const res = results[t];
@@ -185,7 +186,8 @@ async function benchSize(mb, mode) {
     res.medianS = round(median(res.runs.map((r) => r.wallS)), 2);
     res.peakRssMiB = Math.round(Math.max(...res.runs.map((r) => r.rssKiB)) / 1024);
   }
-  return { mb, file: snap.before, bytes: snap.bytes, afterBytes: snap.afterBytes, tools: results };
+  load1.push(loadavg()[0]);
+  return { mb, load1: load1.map((x) => round(x, 1)), file: snap.before, bytes: snap.bytes, afterBytes: snap.afterBytes, tools: results };
 }
 
 const round = (x, digits) => Number(x.toFixed(digits));
@@ -202,7 +204,8 @@ function toMarkdown({ machine: m, settings, sizes: done }) {
     `Each tool: ${settings.runs} run(s) interleaved, median wall time; peak RSS is the largest of the runs ` +
       `(${settings.rssFrom}); node ${settings.nodeFlags.join(' ')}; timeout ${settings.timeoutMin} min. ` +
       '"÷ leakhunt" is the tool over `leakhunt analyze` (above 1: leakhunt is faster/smaller); for `diff` it is ' +
-      'over 2× analyze.',
+      'over 2× analyze. 1-minute load average before/after each size: ' +
+      `${done.map((s) => `${(s.bytes / 1e6).toFixed(0)} MB ${s.load1.join('/')}`).join(', ')} (on ${m.cpus} CPUs).`,
     '',
     '| snapshot | tool | wall s (median) | peak RSS MiB | RSS ÷ file | time ÷ leakhunt | RSS ÷ leakhunt | note |',
     '|---|---|---:|---:|---:|---:|---:|---|',

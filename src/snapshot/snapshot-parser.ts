@@ -654,7 +654,7 @@ export class SnapshotParser {
     switch (this.#state) {
       case State.Numbers:
         return this.#expected >= 0
-          ? `inside "${this.#sectionName}" after ${this.#count} of ${this.#expected} values`
+          ? `inside "${this.#sectionName}" after ${this.#count + this.#scan.length} of ${this.#expected} values`
           : `inside "${this.#sectionName}"`;
       case State.Strings:
         return `inside "strings" after ${this.#strings.length} strings`;

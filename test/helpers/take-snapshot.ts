@@ -4,10 +4,11 @@
 // temp dir the caller removes with `removeSnapshots`). The child never outlives the call.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { nodeBinaryInfo, type NodeMajor } from './node-binaries.js';
 
 export interface TakeSnapshotOptions {
@@ -173,6 +174,18 @@ export async function startFixture(fixture: string, options: TakeSnapshotOptions
     await stop();
     throw err;
   }
+}
+
+/**
+ * A stored snapshot from fixtures/snapshots/ (e.g. `chrome-blank.heapsnapshot.gz`), unpacked when gzipped,
+ * as a file in a private temp dir (remove it with `removeSnapshots`).
+ */
+export function storedSnapshot(name: string): string {
+  const source = join(repoRoot(), 'fixtures', 'snapshots', name);
+  const target = join(makePrivateDir(), basename(name).replace(/\.gz$/, ''));
+  const bytes = readFileSync(source);
+  writeFileSync(target, name.endsWith('.gz') ? gunzipSync(bytes) : bytes, { mode: 0o600 });
+  return target;
 }
 
 /** Removes snapshot files and the private directories `takeSnapshot*` made for them. */

@@ -1,0 +1,50 @@
+// `leakhunt analyze <file>`: one-off triage of one snapshot.
+
+import type { Command } from 'commander';
+import { analyzeSnapshotFile } from '../../index.js';
+import { buildAnalyzeDocument } from '../../report/analyze-report.js';
+import { parseChoice, parseTop } from '../parse-options.js';
+import { createProgress } from '../progress.js';
+import { formatOf, writeResult } from '../output.js';
+import type { GlobalOptions } from '../global-options.js';
+
+interface AnalyzeFlags {
+  top: string;
+  sort: string;
+  json?: boolean;
+  markdown?: boolean;
+  progress?: boolean;
+}
+
+export function registerAnalyze(program: Command, globals: () => GlobalOptions): void {
+  program
+    .command('analyze')
+    .argument('<file>', 'a .heapsnapshot file (from DevTools, v8.writeHeapSnapshot, or leakhunt snapshot)')
+    .description('summarise one heap snapshot: top classes and largest objects by retained size')
+    .option('--top <n|all>', 'how many classes and objects to list', '20')
+    .option('--sort <key>', 'order classes by retained, self or count', 'retained')
+    .option('--json', 'print the result as JSON (schemaVersion 1)')
+    .option('--markdown', 'print the result as Markdown')
+    .option('--progress', 'show progress on stderr even with --json')
+    .option('--no-progress', 'never show progress')
+    .addHelpText('after', `
+Examples:
+  $ leakhunt analyze prod.heapsnapshot
+  $ leakhunt analyze prod.heapsnapshot --top 50 --sort self
+  $ leakhunt analyze prod.heapsnapshot --json | jq '.classes[0]'`)
+    .action(async (file: string, flags: AnalyzeFlags, command: Command) => {
+      const top = parseTop(flags.top);
+      const sort = parseChoice('--sort', flags.sort, ['retained', 'self', 'count'] as const);
+      const format = formatOf(flags);
+      const explicit = command.getOptionValueSource('progress') === 'cli';
+      const progress = createProgress(explicit ? flags.progress === true : format === 'text');
+      const summary = await analyzeSnapshotFile(file, {
+        top,
+        sort,
+        onBytes: (read, total) => progress.bytes('reading', read, total),
+        onPhase: (phase) => progress.phase(phase),
+      });
+      progress.done();
+      writeResult(format, summary, () => buildAnalyzeDocument(summary, file, sort), globals().noColor);
+    });
+}

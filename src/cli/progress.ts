@@ -1,0 +1,52 @@
+// Progress on stderr for anything that takes over a second: percent of bytes while parsing, then the
+// analysis phase names. On a TTY one line is rewritten in place; otherwise a line per phase.
+// Silent unless enabled (the CLI turns it off for --json unless --progress is given).
+
+export interface Progress {
+  bytes(label: string, read: number, total: number): void;
+  phase(name: string): void;
+  done(): void;
+}
+
+const SHOW_AFTER_MS = 1000;
+
+export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = process.stderr): Progress {
+  if (!enabled) return { bytes() {}, phase() {}, done() {} };
+  const start = Date.now();
+  const tty = stream.isTTY === true;
+  let shown = false;
+  let lastLine = '';
+  let lastPercentLogged = -1;
+  const write = (line: string, force: boolean): void => {
+    if (Date.now() - start < SHOW_AFTER_MS && !force) {
+      lastLine = line;
+      return;
+    }
+    shown = true;
+    lastLine = line;
+    if (tty) stream.write(`\r\x1b[K${line}`);
+    else stream.write(`${line}\n`);
+  };
+  return {
+    bytes(label, read, total) {
+      const percent = total > 0 ? Math.floor((100 * read) / total) : 100;
+      if (!tty) {
+        // A line per quarter is enough in a log.
+        const quarter = Math.floor(percent / 25) * 25;
+        if (quarter === lastPercentLogged) return;
+        if (Date.now() - start < SHOW_AFTER_MS) return;
+        lastPercentLogged = quarter;
+        write(`leakhunt: ${label} ${quarter}%`, false);
+        return;
+      }
+      write(`leakhunt: ${label} ${percent}% (${(read / 1048576).toFixed(0)} of ${(total / 1048576).toFixed(0)} MiB)`, false);
+    },
+    phase(name) {
+      write(`leakhunt: ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)`, false);
+    },
+    done() {
+      if (shown && tty) stream.write('\r\x1b[K');
+      void lastLine;
+    },
+  };
+}
