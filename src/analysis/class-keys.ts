@@ -8,11 +8,11 @@
 // - The class *key* adds the constructor's source location for `object` nodes that have one (the
 //   snapshot's `locations`), because many constructors share a name: `<script>,<line>,<col>,<name>`;
 //   otherwise `,<name>`. Keys are what DevTools compares between snapshots of one process.
+// - Native nodes that DevTools shows as detached (dom-state.ts) are named `Detached <name>`.
 // Interning is by text, with per-string-index caches: a 10M-node heap builds one string per class.
-// Deliberate difference: DevTools' "Detached <div>" renaming of DOM nodes needs its DOM-state
-// propagation, which Node heaps never carry; native names are taken as written.
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { computeDetachedNatives } from './dom-state.js';
 import { nameObjectShapes } from './interface-names.js';
 import { ObjectShapeTable } from './object-shapes.js';
 
@@ -29,7 +29,10 @@ const PLAIN = 0x80000000;
 const NAME_UNSEEN = -1;
 const NAME_PLAIN_OBJECT = -2;
 
-/** The class name DevTools derives from the node alone: plain objects are `Object` here (no shape name). */
+/**
+ * The class name DevTools derives from the node alone: plain objects are `Object` here (no shape name)
+ * and detached natives keep their plain name; computeClassIndex has the full picture.
+ */
 export function classNameOf(graph: HeapGraph, ordinal: number): string {
   const t = graph.nodeType[ordinal]!;
   const types = graph.nodeTypes;
@@ -37,7 +40,10 @@ export function classNameOf(graph: HeapGraph, ordinal: number): string {
   return classNameOfType(graph, t);
 }
 
-export function computeClassIndex(graph: HeapGraph): ClassIndex {
+export function computeClassIndex(
+  graph: HeapGraph,
+  detached: Uint8Array | undefined = computeDetachedNatives(graph),
+): ClassIndex {
   const { nodeCount, nodeType, nodeName } = graph;
   const { object, native } = graph.nodeTypes;
   const names: string[] = [];
@@ -52,6 +58,7 @@ export function computeClassIndex(graph: HeapGraph): ClassIndex {
   };
   const byType = new Int32Array(graph.nodeTypeNames.length).fill(NAME_UNSEEN);
   const byName = new Int32Array(graph.strings.count).fill(NAME_UNSEEN);
+  const byDetachedName = new Map<number, number>();
   const shapes = new ObjectShapeTable(graph);
   const classOf = new Uint32Array(nodeCount);
   for (let n = 0; n < nodeCount; n++) {
@@ -63,6 +70,12 @@ export function computeClassIndex(graph: HeapGraph): ClassIndex {
       continue;
     }
     const s = nodeName[n]!;
+    if (detached !== undefined && detached[n] === 1) {
+      let d = byDetachedName.get(s);
+      if (d === undefined) byDetachedName.set(s, (d = intern(constructorClassName(`Detached ${graph.strings.get(s)}`))));
+      classOf[n] = d;
+      continue;
+    }
     let c = byName[s]!;
     if (c === NAME_UNSEEN) {
       const text = graph.strings.get(s);

@@ -6,6 +6,7 @@ import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { computeClassIndex, type ClassIndex } from './class-keys.js';
 import { summarizeClasses, type ClassSummaryRow } from './class-summary.js';
 import { computeDistances } from './distances.js';
+import { computeDetachedNatives } from './dom-state.js';
 import { buildDominatorTree, type DominatorTree } from './dominator-tree.js';
 import { computeDominators } from './dominators.js';
 import { computeEssentialEdgeMask } from './essential-edges.js';
@@ -17,6 +18,7 @@ export type AnalysisPhase =
   | 'edge-mask'
   | 'retainers'
   | 'distances'
+  | 'dom-state'
   | 'self-sizes'
   | 'dominators'
   | 'dominator-tree'
@@ -33,6 +35,7 @@ export class HeapAnalysis {
   readonly graph: HeapGraph;
   readonly #onPhase: ((phase: AnalysisPhase) => void) | undefined;
   #mask?: Uint8Array;
+  #detached?: Uint8Array | null;
   #distances?: Uint32Array;
   #selfSizes?: Float64Array;
   #dominators?: Uint32Array;
@@ -57,7 +60,15 @@ export class HeapAnalysis {
 
   /** Self sizes as DevTools shows them (hidden/array sizes moved to their owner); use these, not the raw ones. */
   get selfSizes(): Float64Array {
-    return (this.#selfSizes ??= this.#phase('self-sizes', () => computeShallowSizes(this.graph)));
+    return (this.#selfSizes ??= this.#phase('self-sizes', () => computeShallowSizes(this.graph, this.detachedNatives)));
+  }
+
+  /** 1 for native nodes DevTools shows as "Detached …" (dom-state.ts); undefined when there are none. */
+  get detachedNatives(): Uint8Array | undefined {
+    if (this.#detached === undefined) {
+      this.#detached = this.#phase('dom-state', () => computeDetachedNatives(this.graph)) ?? null;
+    }
+    return this.#detached ?? undefined;
   }
 
   get dominators(): Uint32Array {
@@ -80,7 +91,7 @@ export class HeapAnalysis {
   }
 
   get classIndex(): ClassIndex {
-    return (this.#classIndex ??= this.#phase('class-index', () => computeClassIndex(this.graph)));
+    return (this.#classIndex ??= this.#phase('class-index', () => computeClassIndex(this.graph, this.detachedNatives)));
   }
 
   className(ordinal: number): string {

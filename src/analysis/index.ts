@@ -5,6 +5,7 @@ export { computeEssentialEdgeMask, markPageOwnedNodes, EDGE_RETAINS, EDGE_DISTAN
 export { parseEphemeronEdgeName, type EphemeronName } from './ephemeron-edges.js';
 export { computeDistances, UNREACHABLE_DISTANCE, SYSTEM_DISTANCE_BASE } from './distances.js';
 export { computeShallowSizes } from './shallow-sizes.js';
+export { computeDetachedNatives } from './dom-state.js';
 export { computeDominators } from './dominators.js';
 export { buildDominatorTree, dominatorPreorder, type DominatorTree } from './dominator-tree.js';
 export { computeRetainedSizes } from './retained-sizes.js';

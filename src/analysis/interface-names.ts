@@ -4,8 +4,9 @@
 // 1. Each plain object proposes a name from its `property` edges in edge order, `__proto__` skipped:
 //    `{a, b, c}`; names with `,`, quotes or braces are written as JSON strings; past 120 characters
 //    no further property is added (the first always is). No properties, no proposal.
-// 2. Proposals are ranked by how many objects made them (ties: first seen by ordinal); the top 1000
-//    made by at least 2 objects become definitions, each the list of properties its name shows.
+// 2. Proposals are ranked by how many objects made them (ties: first seen by ordinal); those made by at
+//    least 2 objects and by at least 1 in 1000 plain objects become definitions, each the list of
+//    properties its name shows (no long tail of one-off shapes).
 // 3. Every plain object is named after the definition with the most properties that are all among its
 //    own property names (ties: the higher-ranked one); with none, it stays `Object`.
 // Invariant: a returned name is `Object` or one of the definitions' names.
@@ -13,9 +14,9 @@
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { ObjectShapeTable, type ObjectShapes } from './object-shapes.js';
 
-const MAX_DEFINITIONS = 1000;
 const MAX_NAME_LENGTH = 120;
 const MIN_OBJECTS = 2;
+const MIN_SHARE_OF_OBJECTS = 1 / 1000;
 const PLAIN_OBJECT = 'Object';
 
 interface Definition {
@@ -29,7 +30,9 @@ interface Definition {
 export function nameObjectShapes(graph: HeapGraph, shapes: ObjectShapes): string[] {
   const own: string[][] = [];
   const proposals = new Map<string, Definition>();
+  let plainObjects = 0;
   for (let s = 0; s < shapes.count; s++) {
+    plainObjects += shapes.objectCount[s]!;
     const names = ObjectShapeTable.propertyNames(graph, shapes.firstNode[s]!);
     own.push(names);
     const proposal = proposeName(names);
@@ -40,9 +43,10 @@ export function nameObjectShapes(graph: HeapGraph, shapes: ObjectShapes): string
   }
   // Array.prototype.sort is stable: equal counts keep first-seen order.
   const ranked = [...proposals.values()].sort((x, y) => y.objects - x.objects);
+  const minObjects = Math.max(MIN_OBJECTS, plainObjects * MIN_SHARE_OF_OBJECTS);
   const definitions: Definition[] = [];
   for (const d of ranked) {
-    if (definitions.length === MAX_DEFINITIONS || d.objects < MIN_OBJECTS) break;
+    if (d.objects < minObjects) break;
     definitions.push(d);
   }
   const trie = buildTrie(definitions);

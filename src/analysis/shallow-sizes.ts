@@ -2,30 +2,39 @@
 // (backing stores, property arrays, descriptor arrays...) is moved onto the one object that owns them.
 // Semantics of JSHeapSnapshot.calculateShallowSizes (Chrome DevTools HeapSnapshot.ts):
 // - Only when the snapshot has user roots (see user-roots.ts); otherwise sizes stay as written.
-// - Every node that is neither `hidden` nor `array` owns itself. Ownership flows along non-weak edges
-//   into hidden/array nodes; a hidden/array node reached from two owners has none.
-// - A hidden/array node with exactly one owner gives its size to it, unless the owner is synthetic
+// - *Parts* are `hidden` and `array` nodes and the native `system / ExternalStringData` (a string's
+//   out-of-heap characters); every other node owns itself. Ownership flows along non-weak edges into
+//   parts; a part reached from two owners has none.
+// - A part with exactly one owner gives its size to it, unless the owner is synthetic
 //   (the root, `(GC roots)` and its sub-roots).
 // The graph stays untouched: the result is a new array. Invariant: the total is unchanged.
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { computeDetachedNatives } from './dom-state.js';
 import { hasUserRoots } from './user-roots.js';
 
 const UNVISITED = 0xffffffff;
 const SHARED = 0xfffffffe;
 
-export function computeShallowSizes(graph: HeapGraph): Float64Array {
+export function computeShallowSizes(
+  graph: HeapGraph,
+  detached: Uint8Array | undefined = computeDetachedNatives(graph),
+): Float64Array {
   const sizes = Float64Array.from(graph.nodeSelfSize);
   if (!hasUserRoots(graph)) return sizes;
   const { nodeCount, nodeType, firstEdge, edgeType, edgeTarget, rootOrdinal } = graph;
-  const { hidden, array, synthetic } = graph.nodeTypes;
+  const { hidden, array, native, synthetic } = graph.nodeTypes;
   const weak = graph.edgeTypes.weak;
   const owner = new Uint32Array(nodeCount);
+  const externalData = new Map<number, boolean>();
   for (let n = 0; n < nodeCount; n++) {
     const t = nodeType[n];
-    owner[n] = t === hidden || t === array ? UNVISITED : n;
+    // A detached native is shown renamed ("Detached …"), and DevTools matches the name after renaming.
+    const part = t === hidden || t === array ||
+      (t === native && detached?.[n] !== 1 && isExternalStringData(graph, n, externalData));
+    owner[n] = part ? UNVISITED : n;
   }
-  // Self-owners are visited in order; the stack only ever holds hidden/array nodes, each at most twice
+  // Self-owners are visited in order; the stack only ever holds parts, each at most twice
   // (once when it gets an owner, once when it becomes shared).
   let stack = new Uint32Array(1024);
   let top = 0;
@@ -64,4 +73,11 @@ export function computeShallowSizes(graph: HeapGraph): Float64Array {
     sizes[n] = 0;
   }
   return sizes;
+}
+
+function isExternalStringData(graph: HeapGraph, n: number, cache: Map<number, boolean>): boolean {
+  const name = graph.nodeName[n]!;
+  let is = cache.get(name);
+  if (is === undefined) cache.set(name, (is = graph.strings.get(name) === 'system / ExternalStringData'));
+  return is;
 }

@@ -180,3 +180,12 @@ test('Chrome-written snapshot (fixtures/snapshots/chrome-blank): parser equals h
     removeSnapshots([path]);
   }
 });
+
+test('hand-written edge cases (fixtures/snapshots/strings-and-sizes): escapes, surrogates, long strings, sizes > 2^32', async (t) => {
+  const path = storedSnapshot('strings-and-sizes.heapsnapshot');
+  try {
+    t.diagnostic(await compareWithOracle(path, 'strings-and-sizes'));
+  } finally {
+    removeSnapshots([path]);
+  }
+});
