@@ -1,0 +1,247 @@
+// Retainer chains: from an object back to the root, over the same edges the distances follow
+// (essential-edges.ts, EDGE_DISTANCE: never weak), one hop per retainer, nearest-to-root first as in
+// DevTools' Retainers view, which sorts retainers by distance.
+//
+// - shortestPath(v): at each hop take the retainer with the smallest distance (ties: first in retainer
+//   order), so the chain is one of the shortest, and the same one DevTools lists first.
+// - kShortestPaths(v, k): best-first search over partial chains keyed by length + the distance still
+//   to go (exact, since distances are BFS distances), so chains come out shortest first; simple paths
+//   only, bounded by a node budget so a hub with a million retainers cannot stall it.
+// Bookkeeping holders (BOOKKEEPING_HOLDERS: native lists that name objects without keeping them alive,
+// such as Node's CleanupQueue) are never used as a hop, so they are never blamed as the holder.
+// A chain is an array of hops from the object (first) to the root (last); each hop names the edge by
+// which the *next* hop holds it (the root's hop has edge -1).
+
+import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { EDGE_DISTANCE } from './essential-edges.js';
+import { UNREACHABLE_DISTANCE, SYSTEM_DISTANCE_BASE } from './distances.js';
+import type { HeapAnalysis } from './heap-analysis.js';
+
+/** Nodes that list objects without holding them; never reported as a holder. */
+export const BOOKKEEPING_HOLDERS: readonly string[] = ['Node / CleanupQueue'];
+
+export interface Hop {
+  readonly ordinal: number;
+  /** The edge from the next hop to this one; -1 on the last hop (the root). */
+  readonly edge: number;
+}
+
+export type Chain = readonly Hop[];
+
+const UNKNOWN = -2;
+const NONE = -1;
+
+export class RetainerPaths {
+  readonly #analysis: HeapAnalysis;
+  readonly #graph: HeapGraph;
+  readonly #excluded: Uint8Array;
+  /** Memo: the retaining slot (index into the retainer CSR) on the shortest path, NONE, or UNKNOWN. */
+  readonly #parentSlot: Int32Array;
+
+  constructor(analysis: HeapAnalysis) {
+    this.#analysis = analysis;
+    this.#graph = analysis.graph;
+    this.#excluded = markBookkeepingHolders(this.#graph);
+    this.#parentSlot = new Int32Array(this.#graph.nodeCount).fill(UNKNOWN);
+  }
+
+  /** Distance of a node from the root as DevTools shows it (user-root BFS first). */
+  distance(ordinal: number): number {
+    return this.#analysis.distances[ordinal]!;
+  }
+
+  isReachable(ordinal: number): boolean {
+    return this.#analysis.distances[ordinal] !== UNREACHABLE_DISTANCE;
+  }
+
+  /** The retainer slot of the shortest-path parent of `ordinal`, or -1 at the root / when unreachable. */
+  parentSlot(ordinal: number): number {
+    const memo = this.#parentSlot[ordinal]!;
+    if (memo !== UNKNOWN) return memo;
+    const slot = this.#findParentSlot(ordinal);
+    this.#parentSlot[ordinal] = slot;
+    return slot;
+  }
+
+  #findParentSlot(v: number): number {
+    const graph = this.#graph;
+    if (v === graph.rootOrdinal) return NONE;
+    const distances = this.#analysis.distances;
+    const dv = distances[v]!;
+    if (dv === UNREACHABLE_DISTANCE) return NONE;
+    const mask = this.#analysis.edgeMask;
+    const { firstRetainer, retainingEdge, retainingNode } = graph.retainers();
+    let best = NONE;
+    let bestDistance = UNREACHABLE_DISTANCE;
+    for (let s = firstRetainer[v]!, end = firstRetainer[v + 1]!; s < end; s++) {
+      const u = retainingNode[s]!;
+      if (u === v || (mask[retainingEdge[s]!]! & EDGE_DISTANCE) === 0 || this.#excluded[u] === 1) continue;
+      // User roots sit at distance 1 under a root whose own distance is SYSTEM_DISTANCE_BASE.
+      const du = u === graph.rootOrdinal ? (dv === 1 || dv === SYSTEM_DISTANCE_BASE + 1 ? 0 : distances[u]!) : distances[u]!;
+      if (du < dv && du < bestDistance) {
+        best = s;
+        bestDistance = du;
+      }
+    }
+    return best;
+  }
+
+  /** One shortest chain from `ordinal` to the root, at most `maxDepth` hops; [] when unreachable. */
+  shortestPath(ordinal: number, maxDepth = Infinity): Chain {
+    const { retainingEdge, retainingNode } = this.#graph.retainers();
+    const hops: Hop[] = [];
+    let v = ordinal;
+    while (hops.length < maxDepth) {
+      const slot = this.parentSlot(v);
+      if (slot === NONE) {
+        if (v !== this.#graph.rootOrdinal) return hops.length === 0 ? [] : [...hops, { ordinal: v, edge: -1 }];
+        hops.push({ ordinal: v, edge: -1 });
+        return hops;
+      }
+      hops.push({ ordinal: v, edge: retainingEdge[slot]! });
+      v = retainingNode[slot]!;
+    }
+    return hops;
+  }
+
+  /**
+   * Up to `k` chains to the root, shortest first, each at most `maxDepth` hops. Chains that do not
+   * reach the root within the depth or the node budget are not returned.
+   */
+  kShortestPaths(ordinal: number, k: number, maxDepth = 64, budget = 200_000): Chain[] {
+    const graph = this.#graph;
+    if (!this.isReachable(ordinal) || k <= 0) return [];
+    const { firstRetainer, retainingEdge, retainingNode } = graph.retainers();
+    const mask = this.#analysis.edgeMask;
+    // Partial chains as a persistent linked list in typed-ish arrays: node, edge, parent entry, length.
+    const nodes: number[] = [ordinal];
+    const edges: number[] = [-1];
+    const parents: number[] = [-1];
+    const lengths: number[] = [0];
+    const queue = new MinQueue();
+    queue.push(0, this.#remaining(ordinal));
+    const found: Chain[] = [];
+    let expanded = 0;
+    while (queue.size > 0 && found.length < k && expanded < budget) {
+      const entry = queue.pop();
+      const v = nodes[entry]!;
+      if (v === graph.rootOrdinal) {
+        found.push(this.#unwind(entry, nodes, edges, parents));
+        continue;
+      }
+      if (lengths[entry]! >= maxDepth) continue;
+      expanded++;
+      for (let s = firstRetainer[v]!, end = firstRetainer[v + 1]!; s < end; s++) {
+        const u = retainingNode[s]!;
+        if (u === v || (mask[retainingEdge[s]!]! & EDGE_DISTANCE) === 0 || this.#excluded[u] === 1) continue;
+        if (!this.isReachable(u) || onChain(entry, u, nodes, parents)) continue;
+        const child = nodes.length;
+        nodes.push(u);
+        edges.push(retainingEdge[s]!);
+        parents.push(entry);
+        lengths.push(lengths[entry]! + 1);
+        queue.push(child, lengths[entry]! + 1 + this.#remaining(u));
+      }
+    }
+    return found;
+  }
+
+  /** Hops still needed from `v` to the root (exact for BFS distances; user roots are one hop away). */
+  #remaining(v: number): number {
+    const d = this.#analysis.distances[v]!;
+    return d >= SYSTEM_DISTANCE_BASE ? d - SYSTEM_DISTANCE_BASE : d;
+  }
+
+  #unwind(entry: number, nodes: number[], edges: number[], parents: number[]): Chain {
+    // The list runs root-ward from the object: entry is the root, its ancestors lead back to the object.
+    const reversed: number[] = [];
+    for (let e = entry; e !== -1; e = parents[e]!) reversed.push(e);
+    reversed.reverse();
+    // reversed[0] is the object; the edge stored on entry i+1 is the edge holding hop i.
+    return reversed.map((e, i) => ({
+      ordinal: nodes[e]!,
+      edge: i + 1 < reversed.length ? edges[reversed[i + 1]!]! : -1,
+    }));
+  }
+}
+
+function onChain(entry: number, u: number, nodes: number[], parents: number[]): boolean {
+  for (let e = entry; e !== -1; e = parents[e]!) if (nodes[e] === u) return true;
+  return false;
+}
+
+function markBookkeepingHolders(graph: HeapGraph): Uint8Array {
+  const excluded = new Uint8Array(graph.nodeCount);
+  const names = new Set<number>();
+  for (let i = 0; i < graph.strings.count; i++) {
+    if (!graph.strings.isLong(i) && BOOKKEEPING_HOLDERS.includes(graph.strings.get(i))) names.add(i);
+  }
+  if (names.size === 0) return excluded;
+  const { nodeName, nodeType } = graph;
+  const { native, synthetic, hidden, object } = graph.nodeTypes;
+  for (let n = 0; n < graph.nodeCount; n++) {
+    const t = nodeType[n];
+    if ((t === native || t === synthetic || t === hidden || t === object) && names.has(nodeName[n]!)) excluded[n] = 1;
+  }
+  return excluded;
+}
+
+/** A binary min-heap of (entry, priority) pairs; ties pop in insertion order. */
+class MinQueue {
+  #entries: number[] = [];
+  #priorities: number[] = [];
+  #order: number[] = [];
+  #counter = 0;
+
+  get size(): number {
+    return this.#entries.length;
+  }
+
+  push(entry: number, priority: number): void {
+    const e = this.#entries, p = this.#priorities, o = this.#order;
+    let i = e.length;
+    e.push(entry);
+    p.push(priority);
+    o.push(this.#counter++);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.#less(i, parent)) break;
+      this.#swap(i, parent);
+      i = parent;
+    }
+  }
+
+  pop(): number {
+    const e = this.#entries;
+    const top = e[0]!;
+    const last = e.length - 1;
+    this.#swap(0, last);
+    e.pop();
+    this.#priorities.pop();
+    this.#order.pop();
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= e.length) break;
+      const r = l + 1;
+      const m = r < e.length && this.#less(r, l) ? r : l;
+      if (!this.#less(m, i)) break;
+      this.#swap(m, i);
+      i = m;
+    }
+    return top;
+  }
+
+  #less(a: number, b: number): boolean {
+    const p = this.#priorities;
+    return p[a]! < p[b]! || (p[a] === p[b] && this.#order[a]! < this.#order[b]!);
+  }
+
+  #swap(a: number, b: number): void {
+    for (const arr of [this.#entries, this.#priorities, this.#order]) {
+      const t = arr[a]!;
+      arr[a] = arr[b]!;
+      arr[b] = t;
+    }
+  }
+}
