@@ -11,8 +11,8 @@ import type { HeapAnalysis } from './heap-analysis.js';
 import { edgeLabel } from './edge-labels.js';
 import type { RetainerPaths } from './retainer-paths.js';
 
-const UNKNOWN = -1;
-const UNREACHABLE = -2;
+const UNKNOWN: number = -1;
+const UNREACHABLE: number = -2;
 
 interface SignatureEntry {
   /** `Class` of the object at this end of the signature. */
