@@ -15,6 +15,7 @@ import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { computeDetachedNatives } from './dom-state.js';
 import { nameObjectShapes } from './interface-names.js';
 import { ObjectShapeTable } from './object-shapes.js';
+import { Scratch } from './scratch.js';
 
 export interface ClassIndex {
   /** Class id of each node ordinal. */
@@ -26,8 +27,8 @@ export interface ClassIndex {
 }
 
 const PLAIN = 0x80000000;
-const NAME_UNSEEN = -1;
-const NAME_PLAIN_OBJECT = -2;
+const NAME_UNSEEN = 0xffffffff;
+const NAME_PLAIN_OBJECT = 0xfffffffe;
 
 /**
  * The class name DevTools derives from the node alone: plain objects are `Object` here (no shape name)
@@ -43,6 +44,7 @@ export function classNameOf(graph: HeapGraph, ordinal: number): string {
 export function computeClassIndex(
   graph: HeapGraph,
   detached: Uint8Array | undefined = computeDetachedNatives(graph),
+  scratch: Scratch = new Scratch(),
 ): ClassIndex {
   const { nodeCount, nodeType, nodeName } = graph;
   const { object, native } = graph.nodeTypes;
@@ -56,11 +58,11 @@ export function computeClassIndex(
     }
     return id;
   };
-  const byType = new Int32Array(graph.nodeTypeNames.length).fill(NAME_UNSEEN);
-  const byName = new Int32Array(graph.strings.count).fill(NAME_UNSEEN);
+  const byType = new Uint32Array(graph.nodeTypeNames.length).fill(NAME_UNSEEN);
+  const byName = scratch.u32(graph.strings.count).fill(NAME_UNSEEN);
   const byDetachedName = new Map<number, number>();
   const shapes = new ObjectShapeTable(graph);
-  const classOf = new Uint32Array(nodeCount);
+  const classOf = scratch.u32(nodeCount);
   for (let n = 0; n < nodeCount; n++) {
     const t = nodeType[n]!;
     if (t !== object && t !== native) {
@@ -84,6 +86,7 @@ export function computeClassIndex(
     if (c !== NAME_PLAIN_OBJECT) classOf[n] = c;
     else classOf[n] = t === object ? (PLAIN | shapes.add(n)) >>> 0 : intern('Object');
   }
+  scratch.give(byName);
   const shapeClass = nameObjectShapes(graph, shapes.result()).map(intern);
   for (let n = 0; n < nodeCount; n++) {
     const c = classOf[n]!;

@@ -14,16 +14,17 @@
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { EDGE_DISTANCE, EDGE_EPHEMERON } from './essential-edges.js';
 import { EphemeronNameCache } from './ephemeron-edges.js';
+import { Scratch } from './scratch.js';
 import { isUserRoot } from './user-roots.js';
 
 export const UNREACHABLE_DISTANCE = 0xffffffff;
 /** DevTools' baseSystemDistance: added to the distance of everything only V8's own roots reach. */
 export const SYSTEM_DISTANCE_BASE = 100_000_000;
 
-export function computeDistances(graph: HeapGraph, mask: Uint8Array): Uint32Array {
+export function computeDistances(graph: HeapGraph, mask: Uint8Array, scratch: Scratch = new Scratch()): Uint32Array {
   const { nodeCount, firstEdge, edgeTarget, rootOrdinal } = graph;
-  const distances = new Uint32Array(nodeCount).fill(UNREACHABLE_DISTANCE);
-  const queue = new Uint32Array(nodeCount);
+  const distances = scratch.u32(nodeCount).fill(UNREACHABLE_DISTANCE);
+  const queue = scratch.u32(nodeCount);
   const bfs = new DistanceSearch(graph, mask, distances, queue);
   let tail = 0;
   for (let e = firstEdge[rootOrdinal]!, end = firstEdge[rootOrdinal + 1]!; e < end; e++) {
@@ -37,6 +38,7 @@ export function computeDistances(graph: HeapGraph, mask: Uint8Array): Uint32Arra
   distances[rootOrdinal] = tail > 0 ? SYSTEM_DISTANCE_BASE : 0;
   queue[0] = rootOrdinal;
   bfs.run(1);
+  scratch.give(queue);
   return distances;
 }
 

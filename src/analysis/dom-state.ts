@@ -8,21 +8,22 @@
 // Both are plain reachability, so the order nodes are visited in does not matter.
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { Scratch } from './scratch.js';
 
 const ATTACHED = 1;
 const DETACHED = 2;
 
 /** 1 for each native node shown as "Detached …"; undefined when the snapshot has no such node. */
-export function computeDetachedNatives(graph: HeapGraph): Uint8Array | undefined {
+export function computeDetachedNatives(graph: HeapGraph, scratch: Scratch = new Scratch()): Uint8Array | undefined {
   const state = graph.nodeDetachedness;
   if (!state) return undefined;
   const { nodeCount, nodeType, firstEdge, edgeType, edgeTarget } = graph;
   const native = graph.nodeTypes.native;
   const { hidden, weak } = graph.edgeTypes;
-  const visited = new Uint8Array(nodeCount);
-  const detached = new Uint8Array(nodeCount);
+  const visited = scratch.u8(nodeCount);
+  const detached = scratch.u8(nodeCount);
   // Attached seeds fill `work` from the front, detached ones from the back; a node is in one at most.
-  const work = new Uint32Array(nodeCount);
+  const work = scratch.u32(nodeCount);
   let attachedTop = 0;
   let detachedBottom = nodeCount;
   let any = false;
@@ -63,5 +64,8 @@ export function computeDetachedNatives(graph: HeapGraph): Uint8Array | undefined
   const seeds = nodeCount - detachedBottom;
   work.copyWithin(0, detachedBottom, nodeCount);
   spread(0, seeds, true);
-  return any ? detached : undefined;
+  scratch.give(visited, work);
+  if (any) return detached;
+  scratch.give(detached);
+  return undefined;
 }

@@ -3,6 +3,8 @@
 // Same shape as DevTools' firstDominatedNodeIndex / dominatedNodes (HeapSnapshot.buildDominatedNodes),
 // but holding ordinals. Children of a node are listed in ordinal order.
 
+import { Scratch } from './scratch.js';
+
 export interface DominatorTree {
   readonly rootOrdinal: number;
   /** Children of n are children[firstChild[n] .. firstChild[n + 1] - 1]. Length nodeCount + 1. */
@@ -10,9 +12,13 @@ export interface DominatorTree {
   readonly children: Uint32Array;
 }
 
-export function buildDominatorTree(dominators: Uint32Array, rootOrdinal: number): DominatorTree {
+export function buildDominatorTree(
+  dominators: Uint32Array,
+  rootOrdinal: number,
+  scratch: Scratch = new Scratch(),
+): DominatorTree {
   const nodeCount = dominators.length;
-  const firstChild = new Uint32Array(nodeCount + 1);
+  const firstChild = scratch.u32(nodeCount + 1);
   for (let n = 0; n < nodeCount; n++) if (n !== rootOrdinal) firstChild[dominators[n]!]!++;
   let sum = 0;
   for (let n = 0; n < nodeCount; n++) {
@@ -21,13 +27,15 @@ export function buildDominatorTree(dominators: Uint32Array, rootOrdinal: number)
     sum += c;
   }
   firstChild[nodeCount] = sum;
-  const children = new Uint32Array(sum);
+  const children = scratch.u32(sum);
   // Fill from the back so that each node's children come out in ordinal order.
-  const cursor = firstChild.slice(1);
+  const cursor = scratch.u32(nodeCount);
+  cursor.set(firstChild.subarray(1));
   for (let n = nodeCount - 1; n >= 0; n--) {
     if (n === rootOrdinal) continue;
     children[--cursor[dominators[n]!]!] = n;
   }
+  scratch.give(cursor);
   return { rootOrdinal, firstChild, children };
 }
 
@@ -35,10 +43,10 @@ export function buildDominatorTree(dominators: Uint32Array, rootOrdinal: number)
  * Every node of the tree, each after its dominator (a pre-order from the root). Nodes whose dominator
  * chain does not reach the root (impossible for computeDominators output) are left out.
  */
-export function dominatorPreorder(tree: DominatorTree): Uint32Array {
+export function dominatorPreorder(tree: DominatorTree, scratch: Scratch = new Scratch()): Uint32Array {
   const { firstChild, children, rootOrdinal } = tree;
   const nodeCount = firstChild.length - 1;
-  const order = new Uint32Array(nodeCount);
+  const order = scratch.u32(nodeCount);
   let tail = 0;
   let head = 0;
   order[tail++] = rootOrdinal;

@@ -14,19 +14,20 @@
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { EDGE_RETAINS } from './essential-edges.js';
+import { Scratch } from './scratch.js';
 
-export function computeDominators(graph: HeapGraph, mask: Uint8Array): Uint32Array {
+export function computeDominators(graph: HeapGraph, mask: Uint8Array, scratch: Scratch = new Scratch()): Uint32Array {
   const { nodeCount, edgeCount, firstEdge, edgeTarget, rootOrdinal } = graph;
   const { firstRetainer, retainingEdge, retainingNode } = graph.retainers();
   // Vertices are ordinal + 1 so that 0 can mean "none"; all arrays are indexed by vertex.
   const size = nodeCount + 1;
-  const parent = new Uint32Array(size);
-  const semi = new Uint32Array(size); // DFS number until processed, then the semidominator's number; 0 = unvisited
-  const vertex = new Uint32Array(size); // DFS number -> vertex
-  const label = new Uint32Array(size);
-  const ancestor = new Uint32Array(size); // the DFS edge cursor until the main loop, then the forest links
-  const bucket = new Uint32Array(size); // head of the list of vertices whose semidominator is this vertex
-  const dom = new Uint32Array(size); // while a vertex waits in a bucket: the next one in that bucket
+  const parent = scratch.u32(size);
+  const semi = scratch.u32(size); // DFS number until processed, then the semidominator's number; 0 = unvisited
+  const vertex = scratch.u32(size); // DFS number -> vertex
+  const label = scratch.u32(size);
+  const ancestor = scratch.u32(size); // the DFS edge cursor until the main loop, then the forest links
+  const bucket = scratch.u32(size); // head of the list of vertices whose semidominator is this vertex
+  const dom = scratch.u32(size); // while a vertex waits in a bucket: the next one in that bucket
   const r = rootOrdinal + 1;
 
   let count = 0;
@@ -113,6 +114,7 @@ export function computeDominators(graph: HeapGraph, mask: Uint8Array): Uint32Arr
     const d = dom[o + 1]!;
     dom[o] = semi[o + 1] === 0 ? rootOrdinal : d - 1;
   }
+  scratch.give(parent, semi, vertex, label, ancestor, bucket);
   return dom.subarray(0, nodeCount);
 }
 

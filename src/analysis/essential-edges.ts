@@ -18,6 +18,7 @@
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { EphemeronNameCache } from './ephemeron-edges.js';
+import { Scratch } from './scratch.js';
 import { isDocumentDomTreesRoot } from './user-roots.js';
 
 export const EDGE_RETAINS = 1;
@@ -28,10 +29,10 @@ const FILTER_NONE = 0;
 const FILTER_MAP_DESCRIPTORS = 1;
 const FILTER_NATIVE_CONTEXT = 2;
 
-export function computeEssentialEdgeMask(graph: HeapGraph): Uint8Array {
+export function computeEssentialEdgeMask(graph: HeapGraph, scratch: Scratch = new Scratch()): Uint8Array {
   const { nodeCount, edgeCount, firstEdge, edgeType, edgeTarget, edgeNameOrIndex, nodeId, rootOrdinal } = graph;
   const { weak, internal, shortcut, element, hidden } = graph.edgeTypes;
-  const pageOwned = markPageOwnedNodes(graph);
+  const pageOwned = markPageOwnedNodes(graph, scratch);
   const ephemerons = new EphemeronNameCache(graph);
   const filterOfName = new Map<number, number>();
   const mask = new Uint8Array(edgeCount);
@@ -60,6 +61,7 @@ export function computeEssentialEdgeMask(graph: HeapGraph): Uint8Array {
       mask[e] = bits;
     }
   }
+  scratch.give(pageOwned);
   return mask;
 }
 
@@ -68,11 +70,11 @@ export function computeEssentialEdgeMask(graph: HeapGraph): Uint8Array {
  * targets (the user globals) and from `(Document DOM trees)` when the root links it by an `element` edge.
  * 1 = page-owned. The root itself is not marked unless something page-owned points back at it.
  */
-export function markPageOwnedNodes(graph: HeapGraph): Uint8Array {
+export function markPageOwnedNodes(graph: HeapGraph, scratch: Scratch = new Scratch()): Uint8Array {
   const { nodeCount, firstEdge, edgeType, edgeTarget, rootOrdinal } = graph;
   const { weak, shortcut, element } = graph.edgeTypes;
-  const owned = new Uint8Array(nodeCount);
-  const stack = new Uint32Array(nodeCount);
+  const owned = scratch.u8(nodeCount);
+  const stack = scratch.u32(nodeCount);
   let top = 0;
   for (let e = firstEdge[rootOrdinal]!, end = firstEdge[rootOrdinal + 1]!; e < end; e++) {
     const t = edgeType[e]!;
@@ -91,6 +93,7 @@ export function markPageOwnedNodes(graph: HeapGraph): Uint8Array {
       stack[top++] = to;
     }
   }
+  scratch.give(stack);
   return owned;
 }
 

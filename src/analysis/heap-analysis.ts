@@ -1,6 +1,7 @@
 // One graph's derived data, computed lazily, once, and kept beside it: edge mask, distances, DevTools
 // self sizes, dominators, dominator tree, retained sizes, class index, class summary. The engine never
-// prints; `onPhase` tells a caller (the CLI's progress line) which phase is starting.
+// prints; `onPhase` tells a caller (the CLI's progress line) which phase is starting. Phases share one
+// Scratch pool, so the big temporaries of one phase become the temporaries and outputs of the next.
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { computeClassIndex, type ClassIndex } from './class-keys.js';
@@ -11,6 +12,7 @@ import { buildDominatorTree, type DominatorTree } from './dominator-tree.js';
 import { computeDominators } from './dominators.js';
 import { computeEssentialEdgeMask } from './essential-edges.js';
 import { computeRetainedSizes } from './retained-sizes.js';
+import { Scratch } from './scratch.js';
 import { computeShallowSizes } from './shallow-sizes.js';
 import { selectTopDominated } from './top-dominated.js';
 
@@ -33,6 +35,8 @@ export interface AnalyzeOptions {
 
 export class HeapAnalysis {
   readonly graph: HeapGraph;
+  /** Buffers the phases pass along; other analyses of this graph may borrow from it too. */
+  readonly scratch = new Scratch();
   readonly #onPhase: ((phase: AnalysisPhase) => void) | undefined;
   #mask?: Uint8Array;
   #detached?: Uint8Array | null;
@@ -51,22 +55,22 @@ export class HeapAnalysis {
 
   /** Per-edge EDGE_* bits (essential-edges.ts). */
   get edgeMask(): Uint8Array {
-    return (this.#mask ??= this.#phase('edge-mask', () => computeEssentialEdgeMask(this.graph)));
+    return (this.#mask ??= this.#phase('edge-mask', () => computeEssentialEdgeMask(this.graph, this.scratch)));
   }
 
   get distances(): Uint32Array {
-    return (this.#distances ??= this.#phase('distances', () => computeDistances(this.graph, this.edgeMask)));
+    return (this.#distances ??= this.#phase('distances', () => computeDistances(this.graph, this.edgeMask, this.scratch)));
   }
 
   /** Self sizes as DevTools shows them (hidden/array sizes moved to their owner); use these, not the raw ones. */
   get selfSizes(): Float64Array {
-    return (this.#selfSizes ??= this.#phase('self-sizes', () => computeShallowSizes(this.graph, this.detachedNatives)));
+    return (this.#selfSizes ??= this.#phase('self-sizes', () => computeShallowSizes(this.graph, this.detachedNatives, this.scratch)));
   }
 
   /** 1 for native nodes DevTools shows as "Detached …" (dom-state.ts); undefined when there are none. */
   get detachedNatives(): Uint8Array | undefined {
     if (this.#detached === undefined) {
-      this.#detached = this.#phase('dom-state', () => computeDetachedNatives(this.graph)) ?? null;
+      this.#detached = this.#phase('dom-state', () => computeDetachedNatives(this.graph, this.scratch)) ?? null;
     }
     return this.#detached ?? undefined;
   }
@@ -75,23 +79,23 @@ export class HeapAnalysis {
     if (this.#dominators) return this.#dominators;
     const mask = this.edgeMask;
     this.#phase('retainers', () => this.graph.retainers());
-    return (this.#dominators = this.#phase('dominators', () => computeDominators(this.graph, mask)));
+    return (this.#dominators = this.#phase('dominators', () => computeDominators(this.graph, mask, this.scratch)));
   }
 
   get dominatorTree(): DominatorTree {
     return (this.#tree ??= this.#phase('dominator-tree', () =>
-      buildDominatorTree(this.dominators, this.graph.rootOrdinal)));
+      buildDominatorTree(this.dominators, this.graph.rootOrdinal, this.scratch)));
   }
 
   get retainedSizes(): Float64Array {
     if (this.#retainedSizes) return this.#retainedSizes;
     const { dominators, dominatorTree, selfSizes } = this;
     return (this.#retainedSizes = this.#phase('retained-sizes', () =>
-      computeRetainedSizes(this.graph, dominators, selfSizes, dominatorTree)));
+      computeRetainedSizes(this.graph, dominators, selfSizes, dominatorTree, this.scratch)));
   }
 
   get classIndex(): ClassIndex {
-    return (this.#classIndex ??= this.#phase('class-index', () => computeClassIndex(this.graph, this.detachedNatives)));
+    return (this.#classIndex ??= this.#phase('class-index', () => computeClassIndex(this.graph, this.detachedNatives, this.scratch)));
   }
 
   className(ordinal: number): string {
@@ -118,14 +122,18 @@ export class HeapAnalysis {
   }
 }
 
-/** Runs every phase now, in order, and returns the analysis with all of it cached. */
+/**
+ * Runs every phase now and returns the analysis with all of it cached. The order puts the phase with
+ * the most temporaries (dominators) first, so later phases mostly recycle its buffers.
+ */
 export function analyzeHeap(graph: HeapGraph, options: AnalyzeOptions = {}): HeapAnalysis {
   const analysis = new HeapAnalysis(graph, options);
   void analysis.edgeMask;
-  void analysis.distances;
-  void analysis.selfSizes;
+  void analysis.dominatorTree;
   void analysis.retainedSizes;
+  void analysis.distances;
   void analysis.classIndex;
   analysis.classSummary();
+  analysis.scratch.clear();
   return analysis;
 }

@@ -6,19 +6,25 @@
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { buildDominatorTree, dominatorPreorder, type DominatorTree } from './dominator-tree.js';
+import { Scratch } from './scratch.js';
 
 export function computeRetainedSizes(
   graph: HeapGraph,
   dominators: Uint32Array,
   selfSizes: Float64Array = graph.nodeSelfSize,
-  tree: DominatorTree = buildDominatorTree(dominators, graph.rootOrdinal),
+  tree?: DominatorTree,
+  scratch: Scratch = new Scratch(),
 ): Float64Array {
+  const ownTree = tree === undefined;
+  tree ??= buildDominatorTree(dominators, graph.rootOrdinal, scratch);
   const retained = Float64Array.from(selfSizes);
-  const order = dominatorPreorder(tree);
+  const order = dominatorPreorder(tree, scratch);
   // Children come after their dominator in `order`, so walking it backwards folds each finished subtree up.
   for (let k = order.length - 1; k >= 1; k--) {
     const n = order[k]!;
     retained[dominators[n]!]! += retained[n]!;
   }
+  scratch.give(order);
+  if (ownTree) scratch.give(tree.firstChild, tree.children);
   return retained;
 }

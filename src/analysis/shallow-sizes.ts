@@ -11,6 +11,7 @@
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { computeDetachedNatives } from './dom-state.js';
+import { Scratch } from './scratch.js';
 import { hasUserRoots } from './user-roots.js';
 
 const UNVISITED = 0xffffffff;
@@ -19,13 +20,14 @@ const SHARED = 0xfffffffe;
 export function computeShallowSizes(
   graph: HeapGraph,
   detached: Uint8Array | undefined = computeDetachedNatives(graph),
+  scratch: Scratch = new Scratch(),
 ): Float64Array {
   const sizes = Float64Array.from(graph.nodeSelfSize);
   if (!hasUserRoots(graph)) return sizes;
   const { nodeCount, nodeType, firstEdge, edgeType, edgeTarget, rootOrdinal } = graph;
   const { hidden, array, native, synthetic } = graph.nodeTypes;
   const weak = graph.edgeTypes.weak;
-  const owner = new Uint32Array(nodeCount);
+  const owner = scratch.u32(nodeCount);
   const externalData = new Map<number, boolean>();
   for (let n = 0; n < nodeCount; n++) {
     const t = nodeType[n];
@@ -72,6 +74,7 @@ export function computeShallowSizes(
     sizes[o]! += sizes[n]!;
     sizes[n] = 0;
   }
+  scratch.give(owner);
   return sizes;
 }
 

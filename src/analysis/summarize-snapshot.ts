@@ -4,6 +4,7 @@
 
 import type { HeapAnalysis } from './heap-analysis.js';
 import { findNodeVersion } from './node-version.js';
+import { describeNodeName } from './node-names.js';
 
 export type ClassSortKey = 'retained' | 'self' | 'count';
 
@@ -78,19 +79,4 @@ export function summarizeSnapshot(analysis: HeapAnalysis, options: SummarizeOpti
     classes,
     dominators,
   };
-}
-
-/**
- * A node's name safe to print: heap strings hold prompts and keys, so a string-like node is named by
- * its type and length only.
- */
-export function describeNodeName(analysis: HeapAnalysis, ordinal: number): string {
-  const { graph } = analysis;
-  const t = graph.nodeType[ordinal];
-  const types = graph.nodeTypes;
-  if (t === types.string || t === types.concatenatedString || t === types.slicedString) {
-    const length = graph.strings.approximateLength(graph.nodeName[ordinal]!);
-    return `<string, ${length} chars>`;
-  }
-  return graph.nodeNameOf(ordinal);
 }

@@ -1,0 +1,99 @@
+// Survivors: objects of the newest snapshot born after the first one (V8 id above the first snapshot's
+// largest) and still alive. Grouped by retainer-path signature (path-signatures.ts: the class of the
+// object, then the shortest chain to the root, indices folded), so one per-request leak is one group.
+//
+// A group's retained size is the size of the union of what its members retain: a member dominated by
+// another member of the same group (a linked list, a tree of one class) adds nothing of its own.
+// perSnapshot[k] counts the members that already existed at snapshot k (id at or below its largest
+// id; alive at both ends means alive in between), which is the group's growth curve.
+
+import type { HeapAnalysis } from '../heap-analysis.js';
+import type { RetainerPaths } from '../retainer-paths.js';
+import type { PathSignatures } from '../path-signatures.js';
+
+export interface SurvivorGroupData {
+  readonly signature: number;
+  readonly count: number;
+  readonly selfSize: number;
+  readonly retainedSize: number;
+  /** Members present at each snapshot of the series (the first is always 0). */
+  readonly perSnapshot: readonly number[];
+  /** The member with the largest retained size: its chain represents the group. */
+  readonly representative: number;
+}
+
+export interface SurvivorData {
+  readonly count: number;
+  readonly selfSize: number;
+  readonly groups: readonly SurvivorGroupData[];
+}
+
+/** How far up the dominator tree to look for a same-group ancestor before calling a member top-most. */
+const MAX_DOMINATOR_WALK = 10_000;
+
+export function groupSurvivors(
+  analysis: HeapAnalysis,
+  paths: RetainerPaths,
+  signatures: PathSignatures,
+  maxIds: readonly number[],
+): SurvivorData {
+  const { graph } = analysis;
+  const { nodeId, nodeCount, rootOrdinal } = graph;
+  const selfSizes = analysis.selfSizes;
+  const retained = analysis.retainedSizes;
+  const dominators = analysis.dominators;
+  const bornAfter = maxIds[0]!;
+  const groupOf = new Int32Array(nodeCount).fill(-1);
+  const bySignature = new Map<number, number>();
+  const sig: number[] = [], count: number[] = [], self: number[] = [], kept: number[] = [], rep: number[] = [];
+  const perSnapshot: number[][] = [];
+  let total = 0, totalSelf = 0;
+  const { native, synthetic } = graph.nodeTypes;
+  const { nodeType } = graph;
+  for (let n = 0; n < nodeCount; n++) {
+    if (nodeId[n]! <= bornAfter || selfSizes[n] === 0 || !paths.isReachable(n)) continue;
+    // Embedder and synthetic ids are not handed out in order: "born after" means nothing for them.
+    if (nodeType[n] === native || nodeType[n] === synthetic) continue;
+    const s = signatures.signatureOf(n);
+    let g = bySignature.get(s);
+    if (g === undefined) {
+      g = sig.push(s) - 1;
+      bySignature.set(s, g);
+      count.push(0); self.push(0); kept.push(0); rep.push(n);
+      perSnapshot.push(new Array<number>(maxIds.length).fill(0));
+    }
+    groupOf[n] = g;
+    count[g]!++;
+    self[g]! += selfSizes[n]!;
+    total++;
+    totalSelf += selfSizes[n]!;
+    if (retained[n]! > retained[rep[g]!]!) rep[g] = n;
+    const curve = perSnapshot[g]!;
+    for (let k = 1; k < maxIds.length; k++) if (nodeId[n]! <= maxIds[k]!) curve[k]!++;
+  }
+  // Union of retained sets: count only members with no same-group member above them.
+  for (let n = 0; n < nodeCount; n++) {
+    const g = groupOf[n]!;
+    if (g < 0) continue;
+    let up = dominators[n]!;
+    let covered = false;
+    for (let steps = 0; up !== rootOrdinal && steps < MAX_DOMINATOR_WALK; steps++) {
+      if (groupOf[up] === g) {
+        covered = true;
+        break;
+      }
+      up = dominators[up]!;
+    }
+    if (!covered) kept[g]! += retained[n]!;
+  }
+  const groups = sig.map((s, g): SurvivorGroupData => ({
+    signature: s,
+    count: count[g]!,
+    selfSize: self[g]!,
+    retainedSize: kept[g]!,
+    perSnapshot: perSnapshot[g]!,
+    representative: rep[g]!,
+  }));
+  groups.sort((a, b) => b.retainedSize - a.retainedSize || b.count - a.count);
+  return { count: total, selfSize: totalSelf, groups };
+}
