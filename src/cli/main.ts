@@ -4,14 +4,15 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ExitCode, LeakhuntError } from '../errors.js';
 import { registerAnalyze } from './commands/analyze.js';
-import type { GlobalOptions } from './global-options.js';
+import { registerDiff } from './commands/diff.js';
+import { ExitStatus, type GlobalOptions } from './global-options.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-export function buildProgram(): Command {
+export function buildProgram(status: ExitStatus): Command {
   const program = new Command('leakhunt');
   const globals = (): GlobalOptions => {
     const o = program.opts<{ debug?: boolean; color?: boolean }>();
@@ -27,19 +28,23 @@ export function buildProgram(): Command {
       outputError: (text, write) => write(`leakhunt: ${text.replace(/^error: /, '').trimEnd()} (see --help)\n`),
     });
   registerAnalyze(program, globals);
+  registerDiff(program, globals, status);
   program.addHelpText('after', `
 Examples:
   $ leakhunt analyze prod.heapsnapshot            top classes and largest objects of one snapshot
+  $ leakhunt diff s1.heapsnapshot s2.heapsnapshot s3.heapsnapshot --max-growth 1MB
+                                                  what grew, what survived and what holds it; exit 1 over 1 MB
 
 Exit codes: 0 clean, 1 leak found or threshold crossed, 2 usage, 3 bad snapshot, 4 cannot attach, 70 bug.`);
   return program;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  const status = new ExitStatus();
+  const program = buildProgram(status);
   try {
     await program.parseAsync([...argv]);
-    return ExitCode.ok;
+    return status.code;
   } catch (e) {
     return exitCodeFor(e, argv.includes('--debug'));
   }

@@ -23,8 +23,9 @@ function renderBlock(block: Block, chalk: ChalkInstance): string {
       const width = Math.max(...block.rows.map(([k]) => k.length));
       return block.rows.map(([k, v]) => `${chalk.dim(k.padEnd(width))}  ${v}`).join('\n');
     }
-    case 'lines':
-      {
+    case 'code':
+      return block.lines.join('\n');
+    case 'lines': {
       const paint = toneOf(chalk, block.tone);
       return block.lines.map((line) => paint(line)).join('\n');
     }

@@ -16,6 +16,8 @@ export type Block =
       readonly rows: readonly (readonly string[])[];
       readonly align?: readonly Align[];
     }
-  | { readonly kind: 'lines'; readonly lines: readonly string[]; readonly tone?: Tone };
+  | { readonly kind: 'lines'; readonly lines: readonly string[]; readonly tone?: Tone }
+  /** Preformatted lines (retainer chains): kept as they are, fenced in Markdown. */
+  | { readonly kind: 'code'; readonly lines: readonly string[] };
 
 export type ReportDocument = readonly Block[];

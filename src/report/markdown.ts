@@ -14,6 +14,8 @@ function renderBlock(block: Block): string {
       return block.rows.map(([k, v]) => `- **${k}**: ${escapeCell(v)}`).join('\n');
     case 'lines':
       return block.lines.join('  \n');
+    case 'code':
+      return ['```', ...block.lines, '```'].join('\n');
     case 'table': {
       const align = block.head.map((_, i) => (block.align?.[i] === 'right' ? '---:' : ':---'));
       const lines = [

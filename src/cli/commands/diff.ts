@@ -1,0 +1,93 @@
+// `leakhunt diff <a> <b> [more…]`: the CI snapshot diff, with gates that fail the build.
+
+import type { Command } from 'commander';
+import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
+import { evaluateGates, type GateLimits } from '../../diagnose/gates.js';
+import { buildDiffDocument } from '../../report/diff-report.js';
+import { UsageError, ExitCode } from '../../errors.js';
+import { parseSize, parseTop } from '../parse-options.js';
+import { createProgress } from '../progress.js';
+import { formatOf, warn, writeResult } from '../output.js';
+import type { ExitStatus, GlobalOptions } from '../global-options.js';
+
+interface DiffFlags {
+  top: string;
+  groups: string;
+  json?: boolean;
+  markdown?: boolean;
+  progress?: boolean;
+  maxGrowth?: string;
+  maxClassGrowth: string[];
+  maxSurvivorSize?: string;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function parseClassGrowth(values: readonly string[]): Map<string, number> {
+  const limits = new Map<string, number>();
+  for (const v of values) {
+    const m = /^(.+)=(\d+)$/.exec(v);
+    if (!m) throw new UsageError(`--max-class-growth must be NAME=COUNT (e.g. RunTree=100), got "${v}"`);
+    limits.set(m[1]!, Number(m[2]));
+  }
+  return limits;
+}
+
+export function gateLimitsOf(flags: { maxGrowth?: string; maxClassGrowth?: string[]; maxSurvivorSize?: string }): GateLimits {
+  return {
+    ...(flags.maxGrowth === undefined ? {} : { maxGrowth: parseSize('--max-growth', flags.maxGrowth) }),
+    ...(flags.maxClassGrowth?.length ? { maxClassGrowth: parseClassGrowth(flags.maxClassGrowth) } : {}),
+    ...(flags.maxSurvivorSize === undefined ? {} : { maxSurvivorSize: parseSize('--max-survivor-size', flags.maxSurvivorSize) }),
+  };
+}
+
+export function addGateOptions(command: Command): Command {
+  return command
+    .option('--max-growth <size>', 'exit 1 when the live heap grew by more than SIZE (e.g. 1MB, 512KiB)')
+    .option('--max-class-growth <name=count>', 'exit 1 when class NAME gained more than COUNT objects (repeatable)', collect, [])
+    .option('--max-survivor-size <size>', 'exit 1 when objects born after the first snapshot and still alive exceed SIZE');
+}
+
+export function registerDiff(program: Command, globals: () => GlobalOptions, status: ExitStatus): void {
+  const command = program
+    .command('diff')
+    .argument('<snapshots...>', 'two or more .heapsnapshot files of one process, oldest first')
+    .description('compare snapshots of one process: what grew, what survived, and the path that keeps it')
+    .option('--top <n|all>', 'how many growing classes to list', '20')
+    .option('--groups <n>', 'how many survivor groups to show, with a chain each', '10')
+    .option('--json', 'print the result as JSON (schemaVersion 1)')
+    .option('--markdown', 'print Markdown, e.g. for $GITHUB_STEP_SUMMARY or a pull-request comment')
+    .option('--progress', 'show progress on stderr even with --json')
+    .option('--no-progress', 'never show progress');
+  addGateOptions(command)
+    .addHelpText('after', `
+Examples:
+  $ leakhunt diff before.heapsnapshot after.heapsnapshot
+  $ leakhunt diff s1.heapsnapshot s2.heapsnapshot s3.heapsnapshot --max-growth 1MB
+  $ leakhunt diff s1.heapsnapshot s2.heapsnapshot --markdown >> "$GITHUB_STEP_SUMMARY"`)
+    .action(async (files: string[], flags: DiffFlags, cmd: Command) => {
+      if (files.length < 2) throw new UsageError('diff needs at least two snapshots, oldest first');
+      const top = parseTop(flags.top);
+      const groups = parseTop(flags.groups);
+      const limits = gateLimitsOf(flags);
+      const format = formatOf(flags);
+      const explicit = cmd.getOptionValueSource('progress') === 'cli';
+      const progress = createProgress(explicit ? flags.progress === true : format === 'text');
+      let label = 'reading';
+      const result = await diffSnapshotFiles(files, {
+        groups,
+        onSnapshot: (i, n) => (label = `reading snapshot ${i + 1} of ${n}`),
+        onBytes: (read, total) => progress.bytes(label, read, total),
+        onPhase: (phase) => progress.phase(phase),
+      });
+      progress.done();
+      const gates = evaluateGates(result, limits);
+      if (format !== 'text') for (const w of result.warnings) warn(w);
+      writeResult(format, { ...result, gates }, () => buildDiffDocument(result, gates, { top }), globals().noColor);
+      const failed = gates.filter((g) => !g.passed);
+      for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
+      if (failed.length > 0) status.raise(ExitCode.leak);
+    });
+}

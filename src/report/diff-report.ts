@@ -1,0 +1,93 @@
+// `leakhunt diff` as a report document: the series, the classes that grew, the survivor groups with
+// one chain each, the warnings and the gates.
+
+import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
+import type { GateResult } from '../diagnose/gates.js';
+import type { Block, ReportDocument } from './document.js';
+import { chainLines } from './chain-lines.js';
+import { formatBytes, formatBytesDelta, formatCount, formatCountDelta } from './format.js';
+import { truncate } from './analyze-report.js';
+
+export interface DiffReportOptions {
+  /** Classes to list. */
+  readonly top: number;
+}
+
+function seriesText(values: readonly number[], format: (n: number) => string): string {
+  return values.length <= 4
+    ? values.map(format).join(' → ')
+    : `${format(values[0]!)} → … → ${format(values[values.length - 1]!)}`;
+}
+
+function classTable(rows: readonly ClassDiffRow[], snapshots: number, sameProcess: boolean): Block {
+  const everyHeader = snapshots >= 3 ? ['every interval'] : [];
+  return {
+    kind: 'table',
+    title: `Classes by size growth (${rows.length} shown)`,
+    head: ['class', 'count', ...(sameProcess ? ['new', 'deleted'] : []), 'Δ count', 'Δ self size', 'Δ retained', ...everyHeader],
+    align: ['left', 'right', ...(sameProcess ? ['right', 'right'] as const : []), 'right', 'right', 'right', ...(snapshots >= 3 ? ['left'] as const : [])],
+    rows: rows.map((r) => [
+      truncate(r.name, 40),
+      seriesText(r.counts, formatCount),
+      ...(sameProcess ? [formatCount(r.newCount), formatCount(r.deletedCount)] : []),
+      formatCountDelta(r.countDelta),
+      formatBytesDelta(r.sizeDelta),
+      formatBytesDelta(r.retainedDelta),
+      ...(snapshots >= 3 ? [r.grewEveryInterval ? 'grew' : '–'] : []),
+    ]),
+  };
+}
+
+function groupBlocks(group: SurvivorGroup, rank: number, intervals: number): Block[] {
+  const rate = intervals > 0 ? `, +${formatCount(group.growthPerInterval)} per interval` : '';
+  const every = group.grewEveryInterval === true ? ', grew in every interval' : '';
+  return [
+    {
+      kind: 'lines',
+      lines: [
+        `${rank}. ${group.className} × ${formatCount(group.count)} (retains ${formatBytes(group.retainedSize)}${rate}${every})`,
+        `   path: ${group.signature}`,
+      ],
+    },
+    { kind: 'code', lines: chainLines(group.chain, '   ') },
+  ];
+}
+
+function gateBlock(gates: readonly GateResult[]): Block {
+  return {
+    kind: 'lines',
+    tone: gates.every((g) => g.passed) ? 'good' : 'bad',
+    lines: gates.map((g) => `${g.passed ? 'PASS' : 'FAIL'} ${g.gate}: ${g.reason}`),
+  };
+}
+
+export function buildDiffDocument(result: DiffResult, gates: readonly GateResult[], options: DiffReportOptions): ReportDocument {
+  const { snapshots } = result;
+  const first = snapshots[0]!, last = snapshots[snapshots.length - 1]!;
+  const intervals = snapshots.length - 1;
+  const blocks: Block[] = [
+    {
+      kind: 'fields',
+      rows: [
+        ['snapshots', `${snapshots.length}${result.sameProcess ? ', one process' : ', different processes (class comparison only)'}`],
+        ...(last.nodeVersion ? [['node', last.nodeVersion] as const] : []),
+        ['live size', `${formatBytes(first.totalSize)} → ${formatBytes(last.totalSize)} (${formatBytesDelta(result.growth)}${intervals > 1 ? `, ${formatBytesDelta(result.growth / intervals)} per interval` : ''})`],
+        ['objects', seriesText(snapshots.map((s) => s.nodeCount), formatCount)],
+      ],
+    },
+  ];
+  if (result.warnings.length > 0) blocks.push({ kind: 'lines', tone: 'warn', lines: result.warnings.map((w) => `warning: ${w}`) });
+  const grown = result.classes.filter((c) => c.sizeDelta > 0 || c.countDelta > 0).slice(0, options.top);
+  blocks.push(classTable(grown, snapshots.length, result.sameProcess));
+  const survivors = result.survivors;
+  if (survivors) {
+    blocks.push({
+      kind: 'heading',
+      text: `Survivors: ${formatCount(survivors.count)} objects (${formatBytes(survivors.size)}) born after the first snapshot and alive in the last`,
+    });
+    if (survivors.groups.length === 0) blocks.push({ kind: 'lines', tone: 'good', lines: ['none'] });
+    survivors.groups.forEach((g, i) => blocks.push(...groupBlocks(g, i + 1, intervals)));
+  }
+  if (gates.length > 0) blocks.push(gateBlock(gates));
+  return blocks;
+}
