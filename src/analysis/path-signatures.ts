@@ -9,7 +9,7 @@
 
 import type { HeapAnalysis } from './heap-analysis.js';
 import { edgeLabel } from './edge-labels.js';
-import type { RetainerPaths } from './retainer-paths.js';
+import type { Chain, RetainerPaths } from './retainer-paths.js';
 
 const UNKNOWN: number = -1;
 const UNREACHABLE: number = -2;
@@ -121,4 +121,19 @@ export class PathSignatures {
     }
     return out;
   }
+}
+
+/** The signature text of one given chain (object first), with the same folding as PathSignatures. */
+export function chainSignature(analysis: HeapAnalysis, chain: Chain): string {
+  const graph = analysis.graph;
+  const parts: string[] = [];
+  let previousLink = '';
+  chain.forEach((hop, i) => {
+    const name = hopName(analysis, hop.ordinal);
+    const label = i === 0 ? '' : edgeLabel(graph, chain[i - 1]!.edge, true);
+    const link = `${name}${label}`;
+    if (link !== previousLink) parts.push(link);
+    previousLink = link;
+  });
+  return parts.join(' ← ');
 }

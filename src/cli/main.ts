@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { ExitCode, LeakhuntError } from '../errors.js';
 import { registerAnalyze } from './commands/analyze.js';
 import { registerDiff } from './commands/diff.js';
+import { registerRetainers } from './commands/retainers.js';
 import { ExitStatus, type GlobalOptions } from './global-options.js';
 
 function packageVersion(): string {
@@ -29,11 +30,14 @@ export function buildProgram(status: ExitStatus): Command {
     });
   registerAnalyze(program, globals);
   registerDiff(program, globals, status);
+  registerRetainers(program, globals);
   program.addHelpText('after', `
 Examples:
   $ leakhunt analyze prod.heapsnapshot            top classes and largest objects of one snapshot
   $ leakhunt diff s1.heapsnapshot s2.heapsnapshot s3.heapsnapshot --max-growth 1MB
                                                   what grew, what survived and what holds it; exit 1 over 1 MB
+  $ leakhunt retainers prod.heapsnapshot --class CompiledStateGraph
+                                                  the chains that keep every CompiledStateGraph alive
 
 Exit codes: 0 clean, 1 leak found or threshold crossed, 2 usage, 3 bad snapshot, 4 cannot attach, 70 bug.`);
   return program;
