@@ -18,7 +18,7 @@ export function buildDominatorTree(
   scratch: Scratch = new Scratch(),
 ): DominatorTree {
   const nodeCount = dominators.length;
-  const firstChild = scratch.u32(nodeCount + 1);
+  const [firstChild, children] = scratch.u32Pair(nodeCount + 1);
   for (let n = 0; n < nodeCount; n++) if (n !== rootOrdinal) firstChild[dominators[n]!]!++;
   let sum = 0;
   for (let n = 0; n < nodeCount; n++) {
@@ -27,7 +27,6 @@ export function buildDominatorTree(
     sum += c;
   }
   firstChild[nodeCount] = sum;
-  const children = scratch.u32(sum);
   // Fill from the back so that each node's children come out in ordinal order.
   const cursor = scratch.u32(nodeCount);
   cursor.set(firstChild.subarray(1));
@@ -36,7 +35,7 @@ export function buildDominatorTree(
     children[--cursor[dominators[n]!]!] = n;
   }
   scratch.give(cursor);
-  return { rootOrdinal, firstChild, children };
+  return { rootOrdinal, firstChild, children: children.subarray(0, sum) };
 }
 
 /**

@@ -21,13 +21,14 @@ export function computeDominators(graph: HeapGraph, mask: Uint8Array, scratch: S
   const { firstRetainer, retainingEdge, retainingNode } = graph.retainers();
   // Vertices are ordinal + 1 so that 0 can mean "none"; all arrays are indexed by vertex.
   const size = nodeCount + 1;
-  const parent = scratch.u32(size);
-  const semi = scratch.u32(size); // DFS number until processed, then the semidominator's number; 0 = unvisited
-  const vertex = scratch.u32(size); // DFS number -> vertex
-  const label = scratch.u32(size);
-  const ancestor = scratch.u32(size); // the DFS edge cursor until the main loop, then the forest links
-  const bucket = scratch.u32(size); // head of the list of vertices whose semidominator is this vertex
-  const dom = scratch.u32(size); // while a vertex waits in a bucket: the next one in that bucket
+  // semi: DFS number until processed, then the semidominator's number; 0 = unvisited.
+  // vertex: DFS number -> vertex. ancestor: the DFS edge cursor until the main loop, then the forest
+  // links. bucket: head of the list of vertices whose semidominator is this vertex. dom: while a vertex
+  // waits in a bucket, the next one in that bucket. Temporaries come in pairs (see Scratch).
+  const [parent, semi] = scratch.u32Pair(size);
+  const [vertex, label] = scratch.u32Pair(size);
+  const [ancestor, bucket] = scratch.u32Pair(size);
+  const dom = scratch.u32(size);
   const r = rootOrdinal + 1;
 
   let count = 0;
@@ -114,7 +115,7 @@ export function computeDominators(graph: HeapGraph, mask: Uint8Array, scratch: S
     const d = dom[o + 1]!;
     dom[o] = semi[o + 1] === 0 ? rootOrdinal : d - 1;
   }
-  scratch.give(parent, semi, vertex, label, ancestor, bucket);
+  scratch.give(parent, vertex, ancestor);
   return dom.subarray(0, nodeCount);
 }
 

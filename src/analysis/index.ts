@@ -14,3 +14,4 @@ export { formatPropertyName } from './interface-names.js';
 export { summarizeClasses, computeClassRetainedSizes, type ClassSummaryRow, type ClassSummaryInput } from './class-summary.js';
 export { selectTopDominated } from './top-dominated.js';
 export { isUserRoot, hasUserRoots } from './user-roots.js';
+export { Scratch } from './scratch.js';

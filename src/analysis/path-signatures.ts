@@ -82,19 +82,20 @@ export class PathSignatures {
         continue;
       }
       const slot = this.#paths.parentSlot(node);
-      const label = slot < 0 ? '' : edgeLabel(graph, retainingEdge[slot]!, true);
-      known = this.#intern(hopName(this.#analysis, node), label, known);
+      const name = hopName(this.#analysis, node);
+      if (slot >= 0 && isListLink(this.#analysis, node, retainingNode[slot]!, name)) {
+        // A link of a list (Timeout._idleNext → Timeout): members share the list's signature.
+        memo[node] = known;
+        continue;
+      }
+      const label = slot < 0 ? '' : linkLabel(this.#analysis, node, retainingEdge[slot]!, name);
+      known = this.#intern(name, label, known);
       memo[node] = known;
     }
     return memo[ordinal] === UNREACHABLE ? -1 : memo[ordinal]!;
   }
 
   #intern(className: string, label: string, parent: number): number {
-    // A link identical to the one right above it folds into it (lists, chains of the same class).
-    if (parent >= 0) {
-      const above = this.#entries[parent]!;
-      if (above.className === className && above.label === label) return parent;
-    }
     const key = `${parent}\u0000${label}\u0000${className}`;
     let id = this.#ids.get(key);
     if (id === undefined) {
@@ -125,15 +126,45 @@ export class PathSignatures {
 
 /** The signature text of one given chain (object first), with the same folding as PathSignatures. */
 export function chainSignature(analysis: HeapAnalysis, chain: Chain): string {
-  const graph = analysis.graph;
   const parts: string[] = [];
-  let previousLink = '';
-  chain.forEach((hop, i) => {
+  let label = '';
+  for (let i = 0; i < chain.length; i++) {
+    const hop = chain[i]!;
     const name = hopName(analysis, hop.ordinal);
-    const label = i === 0 ? '' : edgeLabel(graph, chain[i - 1]!.edge, true);
-    const link = `${name}${label}`;
-    if (link !== previousLink) parts.push(link);
-    previousLink = link;
-  });
+    const holder = chain[i + 1];
+    if (holder && isListLink(analysis, hop.ordinal, holder.ordinal, name)) continue;
+    parts.push(i === 0 ? name : `${name}${label}`);
+    if (holder) label = linkLabel(analysis, hop.ordinal, hop.edge, name);
+  }
   return parts.join(' ← ');
+}
+
+/**
+ * Only instances of a named class form the lists folded here; V8's own contexts, plain objects and
+ * arrays (whose "class" says nothing about a shared structure) keep their edges.
+ */
+function isListCandidate(analysis: HeapAnalysis, node: number, name: string): boolean {
+  if (analysis.graph.nodeType[node] !== analysis.graph.nodeTypes.object) return false;
+  return !name.startsWith('system / ') && name !== 'Object' && name !== 'Array' && !name.startsWith('{');
+}
+
+/** `node` held by another object of its own class (Timeout._idleNext → Timeout): a link of a list. */
+function isListLink(analysis: HeapAnalysis, node: number, holder: number, name: string): boolean {
+  return isListCandidate(analysis, node, name) && hopName(analysis, holder) === name;
+}
+
+/**
+ * The label of the link that holds `node`: the folded edge name, except for members of a linked list
+ * (a node some other node of its own class also retains), whose entry edge (`_idleNext` for the first
+ * half of a list, `_idlePrev` for the second, in a shortest-path tree) says nothing about the leak.
+ */
+function linkLabel(analysis: HeapAnalysis, node: number, edge: number, name: string): string {
+  const graph = analysis.graph;
+  if (!isListCandidate(analysis, node, name)) return edgeLabel(graph, edge, true);
+  const { firstRetainer, retainingNode } = graph.retainers();
+  for (let s = firstRetainer[node]!, end = firstRetainer[node + 1]!; s < end; s++) {
+    const u = retainingNode[s]!;
+    if (u !== node && hopName(analysis, u) === name) return ' (list)';
+  }
+  return edgeLabel(graph, edge, true);
 }

@@ -17,7 +17,8 @@ export function computeRetainedSizes(
 ): Float64Array {
   const ownTree = tree === undefined;
   tree ??= buildDominatorTree(dominators, graph.rootOrdinal, scratch);
-  const retained = Float64Array.from(selfSizes);
+  const retained = scratch.f64(selfSizes.length);
+  retained.set(selfSizes);
   const order = dominatorPreorder(tree, scratch);
   // Children come after their dominator in `order`, so walking it backwards folds each finished subtree up.
   for (let k = order.length - 1; k >= 1; k--) {
@@ -25,6 +26,6 @@ export function computeRetainedSizes(
     retained[dominators[n]!]! += retained[n]!;
   }
   scratch.give(order);
-  if (ownTree) scratch.give(tree.firstChild, tree.children);
+  if (ownTree) scratch.give(tree.firstChild);
   return retained;
 }

@@ -3,7 +3,9 @@
 // memory the process already holds (measured here: ~5 ms per MB on first touch, under 0.1 ms on reuse;
 // allocations past glibc's mmap threshold are always fresh). So temporaries are taken from the pool and
 // given back, and a phase's output may be a recycled buffer that simply is never given back.
-// Views handed out are zero-filled. A view must be given back at most once, and not while still used.
+// Views handed out are zero-filled. Giving a view back returns its whole buffer (both views of a pair):
+// only give back what is no longer used. Pairs exist so that two per-node Uint32Arrays, once given back,
+// make room for one per-node Float64Array.
 
 export class Scratch {
   readonly #free: ArrayBuffer[] = [];
@@ -11,6 +13,18 @@ export class Scratch {
   /** A zero-filled Uint32Array of `length`, on a pooled buffer when one is large enough. */
   u32(length: number): Uint32Array {
     return new Uint32Array(this.#take(length * 4), 0, length).fill(0);
+  }
+
+  /** Two zero-filled Uint32Arrays of `length` on one buffer (given back together). */
+  u32Pair(length: number): [Uint32Array, Uint32Array] {
+    const buffer = this.#take(length * 8);
+    const first = new Uint32Array(buffer, 0, length).fill(0);
+    return [first, new Uint32Array(buffer, length * 4, length).fill(0)];
+  }
+
+  /** A zero-filled Float64Array of `length`, on a pooled buffer when one is large enough. */
+  f64(length: number): Float64Array {
+    return new Float64Array(this.#take(length * 8), 0, length).fill(0);
   }
 
   /** A zero-filled Uint8Array of `length`, on a pooled buffer when one is large enough. */

@@ -22,7 +22,8 @@ export function computeShallowSizes(
   detached: Uint8Array | undefined = computeDetachedNatives(graph),
   scratch: Scratch = new Scratch(),
 ): Float64Array {
-  const sizes = Float64Array.from(graph.nodeSelfSize);
+  const sizes = scratch.f64(graph.nodeCount);
+  sizes.set(graph.nodeSelfSize);
   if (!hasUserRoots(graph)) return sizes;
   const { nodeCount, nodeType, firstEdge, edgeType, edgeTarget, rootOrdinal } = graph;
   const { hidden, array, native, synthetic } = graph.nodeTypes;

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphBuilder, type EdgeTypeName, type NodeTypeName } from '../helpers/graph-builder.js';
 import {
-  computeDominators, computeEssentialEdgeMask, computeRetainedSizes, EDGE_RETAINS,
+  analyzeHeap, computeDominators, computeEssentialEdgeMask, computeRetainedSizes, EDGE_RETAINS,
 } from '../../src/analysis/index.js';
 
 const SEEDS = 600;
@@ -82,7 +82,7 @@ function oracleEssential(g: RandomGraph): boolean[] {
   });
 }
 
-function bruteForce(g: RandomGraph, essential: boolean[]): { idom: number[]; retained: number[] } {
+function bruteForce(g: RandomGraph, essential: boolean[], sizes = g.sizes): { idom: number[]; retained: number[] } {
   const n = g.n;
   const succ: number[][] = Array.from({ length: n }, () => []);
   const hasRetainer = new Array<boolean>(n).fill(false);
@@ -109,9 +109,9 @@ function bruteForce(g: RandomGraph, essential: boolean[]): { idom: number[]; ret
     return strict.reduce((best, d) => (doms(d).length > doms(best).length ? d : best));
   });
   const retained = [...Array(n).keys()].map((d) => {
-    if (d === 0) return g.sizes.reduce((a, b) => a + b, 0);
+    if (d === 0) return sizes.reduce((a, b) => a + b, 0);
     let sum = 0;
-    for (let v = 0; v < n; v++) if (v === d || (all[v] && all[d] && !without[d]![v])) sum += g.sizes[v]!;
+    for (let v = 0; v < n; v++) if (v === d || (all[v] && all[d] && !without[d]![v])) sum += sizes[v]!;
     return sum;
   });
   return { idom, retained };
@@ -134,5 +134,10 @@ test(`dominators and retained sizes match brute force on ${SEEDS} random graphs`
     assert.deepEqual([...dominators], expected.idom, `seed ${seed}: dominators`);
     const retained = computeRetainedSizes(graph, dominators);
     assert.deepEqual([...retained], expected.retained, `seed ${seed}: retained sizes`);
+    // The same through HeapAnalysis, whose phases share and recycle buffers, on DevTools self sizes.
+    const analysis = analyzeHeap(graph);
+    assert.deepEqual([...analysis.dominators], expected.idom, `seed ${seed}: analyzeHeap dominators`);
+    const adjusted = bruteForce(g, essential, [...analysis.selfSizes]).retained;
+    assert.deepEqual([...analysis.retainedSizes], adjusted, `seed ${seed}: analyzeHeap retained sizes`);
   }
 });

@@ -152,3 +152,24 @@ test('topDominated: largest retained first, no root and no synthetic nodes', () 
   assert.deepEqual([...analysis.topDominated(10)], [a, c, d, e]);
   assert.deepEqual([...analysis.topDominated(0)], []);
 });
+
+test('detachedness spreads to natives of unknown state; detached natives are classed "Detached …"', () => {
+  const b = new GraphBuilder();
+  const root = b.node('synthetic', '', 0);
+  const attached = b.node('native', 'Node / A', 8, { detachedness: 1 });
+  const viaAttached = b.node('native', 'Node / B', 8);
+  const detached = b.node('native', 'Node / C', 8, { detachedness: 2 });
+  const viaDetached = b.node('native', 'Node / B', 8);
+  const behindJs = b.node('native', 'Node / B', 8);
+  const js = b.node('object', 'Js', 8);
+  const hiddenOnly = b.node('native', 'Node / B', 8);
+  const tag = b.node('native', '<div id="x">', 8, { detachedness: 2 });
+  b.edge(root, attached, 'element', 1).edge(root, detached, 'element', 2);
+  b.edge(attached, viaAttached, 'element', 1).edge(detached, viaAttached, 'element', 1);
+  b.edge(detached, viaDetached, 'element', 2).edge(detached, js, 'property', 'js').edge(js, behindJs, 'property', 'n');
+  b.edge(detached, hiddenOnly, 'hidden', 3);
+  const names = classNames(b);
+  assert.deepEqual([attached, viaAttached, detached, viaDetached, behindJs, js, hiddenOnly, tag].map((n) => names[n]), [
+    'Node / A', 'Node / B', 'Detached Node / C', 'Detached Node / B', 'Node / B', 'Js', 'Node / B', 'Detached <div>',
+  ]);
+});

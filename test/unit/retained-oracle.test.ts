@@ -42,7 +42,6 @@ const vscode = createRequire(import.meta.url)('@vscode/v8-heap-parser') as { dec
 
 const TOLERANCE = 0.001;
 const MAX_LISTED = 25;
-const NONE = 0xffffffff;
 
 interface ClassTotals { count: number; self: number; retained: number }
 

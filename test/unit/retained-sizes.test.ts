@@ -91,3 +91,16 @@ test('DevTools self sizes stay as written when the root has no user roots', () =
   b.edge(root, gcRoots, 'element', 1).edge(gcRoots, o, 'element', 1).edge(o, arr, 'internal', 'a');
   assert.deepEqual([...computeShallowSizes(b.toGraph())], [0, 0, 10, 30]);
 });
+
+test('DevTools self sizes: external string data is folded into its string, unless shown as detached', () => {
+  const b = new GraphBuilder();
+  const root = b.node('synthetic', '', 0);
+  const global = b.node('object', 'global', 10);
+  const str = b.node('string', 'external', 32);
+  const data = b.node('native', 'system / ExternalStringData', 1000);
+  const str2 = b.node('string', 'external 2', 32);
+  const data2 = b.node('native', 'system / ExternalStringData', 500, { detachedness: 2 });
+  b.edge(root, global, 'shortcut', '1').edge(global, str, 'property', 's').edge(str, data, 'internal', 'data');
+  b.edge(global, str2, 'property', 't').edge(str2, data2, 'internal', 'data');
+  assert.deepEqual([...computeShallowSizes(b.toGraph())], [0, 10, 1032, 0, 32, 500]);
+});
