@@ -3,7 +3,7 @@
 //   ACM TOPLAS 1(1):121–141, 1979 — the "simple" variant (path compression, naive link), O(m log n).
 // Iterative throughout (10M-node heaps would overflow any recursion); typed arrays only.
 //
-// Unreachable nodes follow Chrome DevTools (buildDominatorTreeAndCalculateRetainedSizes in HeapSnapshot.ts):
+// Unreachable nodes follow Chrome DevTools (HeapSnapshot.calculateDominatorsAndRetainedSizes, which is LT too):
 // - A node with no essential retainer at all (only weak ones, or none) is treated as if the root had an
 //   edge to it: it and what only it reaches get real dominators under that virtual edge, and a node that
 //   both the root and such an orphan reach is dominated by the root.

@@ -2,6 +2,8 @@
 // self sizes, dominators, dominator tree, retained sizes, class index, class summary. The engine never
 // prints; `onPhase` tells a caller (the CLI's progress line) which phase is starting. Phases share one
 // Scratch pool, so the big temporaries of one phase become the temporaries and outputs of the next.
+// Checked node by node (distance, self size, dominator, retained size, class name and key) and row by
+// row (class summary) against DevTools' own heap_snapshot_worker on Node 20/22 and Chrome snapshots.
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { computeClassIndex, type ClassIndex } from './class-keys.js';

@@ -32,3 +32,40 @@ export function buildSampleGraph(): GraphBuilder {
   b.edge(global, entry, 'weak', 'weakRef');
   return b;
 }
+
+/**
+ * Three snapshots of one "process": a module context holding a `sessions` array that gains two
+ * Session objects (each with a token string) per interval, and a cache Map that stays the same.
+ * Ids are stable across the series and new objects get higher ids, as V8 does: whatever step k
+ * creates has an id in k*1000 + [13, 999].
+ */
+export function buildSeriesGraphs(): GraphBuilder[] {
+  return [0, 1, 2].map((step) => {
+    const b = new GraphBuilder();
+    const root = b.node('synthetic', '', 0, { id: 1 });
+    const gcRoots = b.node('synthetic', '(GC roots)', 0, { id: 3 });
+    const global = b.node('object', 'global', 64, { id: 5 });
+    const ctx = b.node('object', 'system / Context', 40, { id: 7 });
+    const fn = b.node('closure', 'handleRequest', 56, { id: 9 });
+    const sessions = b.node('object', 'Array', 32, { id: 11 });
+    const store = b.node('array', '', 16 + 16 * step, { id: step * 1000 + 13 }); // reallocated as it grows
+    const cache = b.node('object', 'Map', 48, { id: 15 });
+    b.edge(root, gcRoots, 'element', 1);
+    b.edge(root, global, 'shortcut', 'global');
+    b.edge(global, fn, 'property', 'handleRequest');
+    b.edge(fn, ctx, 'internal', 'context');
+    b.edge(ctx, sessions, 'context', 'sessions');
+    b.edge(ctx, cache, 'context', 'cache');
+    b.edge(sessions, store, 'internal', 'elements');
+    for (let i = 0; i < 2 * step + 1; i++) {
+      const bornAt = Math.ceil(i / 2); // the step that created session i
+      const id = bornAt * 1000 + 101 + i * 10;
+      const s = b.node('object', 'Session', 40, { id });
+      const token = b.node('string', `sk-secret-token-${i}`, 32, { id: id + 2 });
+      b.edge(store, s, 'element', i);
+      b.edge(s, token, 'property', 'token');
+      b.edge(s, s, 'property', 'self');
+    }
+    return b;
+  });
+}
