@@ -72,16 +72,16 @@ export function computeClassRetainedSizes(input: ClassSummaryInput): Float64Arra
   const { firstChild, children, rootOrdinal } = tree;
   const retained = new Float64Array(names.length);
   // Classes with a counted member on the current path. A member that marks its class pushes an exit
-  // marker (ordinal | EXIT) below its children; popping the marker unmarks the class.
+  // marker (~ordinal, negative) below its children; popping the marker unmarks the class. Int32 keeps
+  // every stack value a small integer for the JIT.
   const open = new Uint8Array(names.length);
-  const EXIT = 0x80000000;
-  let stack = new Uint32Array(1024);
+  let stack = new Int32Array(1024);
   let top = 0;
   stack[top++] = rootOrdinal;
   while (top > 0) {
     const item = stack[--top]!;
-    if (item >= EXIT) {
-      open[classOf[item - EXIT]!] = 0;
+    if (item < 0) {
+      open[classOf[~item]!] = 0;
       continue;
     }
     const c = classOf[item]!;
@@ -89,7 +89,7 @@ export function computeClassRetainedSizes(input: ClassSummaryInput): Float64Arra
     const to = firstChild[item + 1]!;
     const room = top + (to - from) + 1;
     if (room > stack.length) {
-      const grown = new Uint32Array(Math.max(room, stack.length * 2));
+      const grown = new Int32Array(Math.max(room, stack.length * 2));
       grown.set(stack.subarray(0, top));
       stack = grown;
     }
@@ -97,7 +97,7 @@ export function computeClassRetainedSizes(input: ClassSummaryInput): Float64Arra
       retained[c]! += retainedSizes[item]!;
       if (to > from) {
         open[c] = 1;
-        stack[top++] = (item | EXIT) >>> 0;
+        stack[top++] = ~item;
       }
     }
     for (let k = from; k < to; k++) stack[top++] = children[k]!;

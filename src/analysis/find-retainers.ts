@@ -4,7 +4,7 @@
 // (retainer-paths.ts), so the hop printed as the holder really keeps the object alive.
 
 import type { HeapAnalysis } from './heap-analysis.js';
-import { describeChain, type ChainHop } from './chain-description.js';
+import { describeChain, type ChainHop, type ChainLabeler } from './chain-description.js';
 import { chainSignature, PathSignatures } from './path-signatures.js';
 import { RetainerPaths } from './retainer-paths.js';
 
@@ -16,6 +16,7 @@ export interface RetainersOptions {
   /** Longest chain searched, in hops. */
   readonly depth: number;
   readonly showStrings: boolean;
+  readonly labelChain?: ChainLabeler;
 }
 
 export interface RetainerPathGroup {
@@ -71,7 +72,7 @@ function forObject(analysis: HeapAnalysis, paths: RetainerPaths, id: number, opt
         signature: chainSignature(analysis, chain),
         count: 1,
         retainedSize: retained,
-        chain: describeChain(analysis, chain, options.showStrings),
+        chain: describeChain(analysis, chain, options.showStrings, options.labelChain),
       })),
     },
   };
@@ -127,7 +128,7 @@ function forClass(analysis: HeapAnalysis, paths: RetainerPaths, className: strin
         signature: signatures.text(s),
         count: g.count,
         retainedSize: g.retained,
-        chain: describeChain(analysis, paths.shortestPath(g.representative, options.depth), options.showStrings),
+        chain: describeChain(analysis, paths.shortestPath(g.representative, options.depth), options.showStrings, options.labelChain),
       })),
     },
   };

@@ -19,18 +19,39 @@ function hopText(hop: ChainHop): string {
   return `${hop.node.className} @${hop.node.id}`;
 }
 
+function labelText(hop: ChainHop): string {
+  return hop.label ? `  ⟵ ${hop.label.text}${hop.label.inferred ? ' (inferred)' : ''}` : '';
+}
+
+/** Same holder class reached by the same edge name as the hop before: a link of a list. */
+function isRepeat(chain: readonly ChainHop[], i: number): boolean {
+  if (i < 2) return false;
+  const a = chain[i - 1]!, b = chain[i]!;
+  return a.node.className === b.node.className && chain[i - 2]!.edge?.name === a.edge?.name && !a.label && !b.label;
+}
+
 export function chainLines(chain: readonly ChainHop[], indent = '  '): string[] {
   if (chain.length === 0) return [`${indent}(no path to a GC root: unreachable)`];
   const lines: string[] = [];
+  let repeats = 0;
   chain.forEach((hop, i) => {
     const size = `  (retains ${formatBytes(hop.retainedSize)})`;
     if (i === 0) {
-      lines.push(`${indent}${hopText(hop)}${size}`);
+      lines.push(`${indent}${hopText(hop)}${size}${labelText(hop)}`);
       return;
+    }
+    // A long list (Timeout._idleNext → Timeout → …) prints its first link and a count, not every link.
+    if (isRepeat(chain, i) && i + 1 < chain.length && isRepeat(chain, i + 1)) {
+      repeats++;
+      return;
+    }
+    if (repeats > 0) {
+      lines.push(`${indent}  ← … ${repeats} more ${chain[i - 1]!.node.className} links …`);
+      repeats = 0;
     }
     const held = chain[i - 1]!.edge;
     const via = held ? `${formatEdgeName(held)} (${held.type}) in ` : '';
-    lines.push(`${indent}  ← ${via}${hopText(hop)}${i === chain.length - 1 ? '' : size}`);
+    lines.push(`${indent}  ← ${via}${hopText(hop)}${i === chain.length - 1 ? '' : size}${labelText(hop)}`);
   });
   return lines;
 }

@@ -10,7 +10,7 @@
 
 import { parseSnapshotFile } from '../../snapshot/parse.js';
 import { HeapAnalysis, type AnalysisPhase } from '../heap-analysis.js';
-import { describeChain, type ChainHop } from '../chain-description.js';
+import { describeChain, type ChainHop, type ChainLabeler } from '../chain-description.js';
 import { findNodeVersion } from '../node-version.js';
 import { PathSignatures } from '../path-signatures.js';
 import { RetainerPaths } from '../retainer-paths.js';
@@ -21,6 +21,8 @@ import { groupSurvivors } from './survivors.js';
 export interface DiffOptions {
   /** Survivor groups to report (largest retained size first). */
   readonly groups: number;
+  /** Labels for the chains of survivor groups (src/diagnose's labelChain). */
+  readonly labelChain?: ChainLabeler;
   readonly onSnapshot?: (index: number, count: number, file: string) => void;
   readonly onBytes?: (read: number, total: number) => void;
   readonly onPhase?: (phase: AnalysisPhase) => void;
@@ -43,6 +45,9 @@ export interface ClassDiffRow {
   readonly retainedSizes: readonly number[];
   readonly newCount: number;
   readonly deletedCount: number;
+  /** Per interval: objects new in the later snapshot / gone from the earlier one (null across processes). */
+  readonly newPerInterval: readonly number[] | null;
+  readonly deletedPerInterval: readonly number[] | null;
   readonly countDelta: number;
   readonly sizeDelta: number;
   readonly retainedDelta: number;
@@ -119,8 +124,8 @@ export async function diffSnapshotFiles(files: readonly string[], options: DiffO
   const firstLast = sameProcess
     ? compareIdTables(series[0]!.table, series[series.length - 1]!.table, classNames.names.length)
     : undefined;
-  const classes = diffClasses(series, classNames, firstLast);
-  const survivors = sameProcess && newest ? describeSurvivors(newest.analysis, series, options.groups) : null;
+  const classes = diffClasses(series, classNames, firstLast, sameProcess ? comparisons : undefined);
+  const survivors = sameProcess && newest ? describeSurvivors(newest.analysis, series, options.groups, options.labelChain) : null;
   const first = series[0]!.info, last = series[series.length - 1]!.info;
   return {
     schemaVersion: 1,
@@ -160,7 +165,12 @@ function reduce(analysis: HeapAnalysis, file: string, classNames: ClassNames): R
   };
 }
 
-function diffClasses(series: readonly Reduced[], classNames: ClassNames, firstLast: IdComparison | undefined): ClassDiffRow[] {
+function diffClasses(
+  series: readonly Reduced[],
+  classNames: ClassNames,
+  firstLast: IdComparison | undefined,
+  intervalsCompared: readonly IdComparison[] | undefined,
+): ClassDiffRow[] {
   const intervals = series.length - 1;
   const rows: ClassDiffRow[] = [];
   for (let c = 0; c < classNames.names.length; c++) {
@@ -176,6 +186,8 @@ function diffClasses(series: readonly Reduced[], classNames: ClassNames, firstLa
       retainedSizes,
       newCount: firstLast?.newByClass[c] ?? Math.max(0, countDelta),
       deletedCount: firstLast?.deletedByClass[c] ?? Math.max(0, -countDelta),
+      newPerInterval: intervalsCompared?.map((cmp) => cmp.newByClass[c] ?? 0) ?? null,
+      deletedPerInterval: intervalsCompared?.map((cmp) => cmp.deletedByClass[c] ?? 0) ?? null,
       countDelta,
       sizeDelta: sizes[intervals]! - sizes[0]!,
       retainedDelta: retainedSizes[intervals]! - retainedSizes[0]!,
@@ -193,7 +205,12 @@ function grewEvery(values: readonly number[]): boolean | null {
   return true;
 }
 
-function describeSurvivors(analysis: HeapAnalysis, series: readonly Reduced[], limit: number): DiffResult['survivors'] {
+function describeSurvivors(
+  analysis: HeapAnalysis,
+  series: readonly Reduced[],
+  limit: number,
+  labeler: ChainLabeler | undefined,
+): DiffResult['survivors'] {
   const paths = new RetainerPaths(analysis);
   const signatures = new PathSignatures(analysis, paths);
   const maxIds = series.map((r) => r.info.maxId);
@@ -211,7 +228,7 @@ function describeSurvivors(analysis: HeapAnalysis, series: readonly Reduced[], l
       counts,
       growthPerInterval: intervals > 0 ? g.count / intervals : 0,
       grewEveryInterval: grewEvery(counts),
-      chain: describeChain(analysis, paths.shortestPath(g.representative)),
+      chain: describeChain(analysis, paths.shortestPath(g.representative), false, labeler),
     };
   });
   return { count: data.count, size: data.selfSize, groups };

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
 import { evaluateGates, type GateLimits } from '../../diagnose/gates.js';
+import { labelChain } from '../../diagnose/chain-labels.js';
 import { buildDiffDocument } from '../../report/diff-report.js';
 import { UsageError, ExitCode } from '../../errors.js';
 import { parseSize, parseTop } from '../parse-options.js';
@@ -78,6 +79,7 @@ Examples:
       let label = 'reading';
       const result = await diffSnapshotFiles(files, {
         groups,
+        labelChain,
         onSnapshot: (i, n) => (label = `reading snapshot ${i + 1} of ${n}`),
         onBytes: (read, total) => progress.bytes(label, read, total),
         onPhase: (phase) => progress.phase(phase),

@@ -5,6 +5,7 @@ import { findRetainers, type RetainersTarget } from '../../analysis/find-retaine
 import { HeapAnalysis } from '../../analysis/heap-analysis.js';
 import { parseSnapshotFile } from '../../snapshot/parse.js';
 import { buildRetainersDocument } from '../../report/retainers-report.js';
+import { labelChain } from '../../diagnose/chain-labels.js';
 import { UsageError } from '../../errors.js';
 import { parseTop } from '../parse-options.js';
 import { createProgress } from '../progress.js';
@@ -60,7 +61,7 @@ Examples:
       const progress = createProgress(explicit ? flags.progress === true : format === 'text');
       const graph = await parseSnapshotFile(file, { onProgress: (read, total) => progress.bytes('reading', read, total) });
       const analysis = new HeapAnalysis(graph, { onPhase: (phase) => progress.phase(phase) });
-      const lookup = findRetainers(analysis, target, { paths, depth, showStrings: flags.showStrings === true });
+      const lookup = findRetainers(analysis, target, { paths, depth, showStrings: flags.showStrings === true, labelChain });
       progress.done();
       if (!lookup.found) {
         const what = 'id' in target ? `no object @${target.id}` : `no objects of class "${target.className}"`;

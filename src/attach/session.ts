@@ -1,0 +1,193 @@
+// One CDP session with the target: who it is (`process.pid`, checked against the pid we meant, so a
+// stranger on 9229 is never trusted), `process.memoryUsage()`, a forced GC, a heap snapshot streamed to
+// a sink chunk by chunk, and the detach that leaves the target as it was found: an inspector we opened
+// is closed with a deferred `process._debugEnd()` and the port is checked until it no longer listens.
+//
+// Only self-contained expressions are evaluated in the target. Nothing is scheduled there that can
+// throw later (`require` is gone once an evaluate returns; the deferred close guards every step).
+
+import { AttachError } from '../errors.js';
+import { CdpConnection } from './cdp-connection.js';
+import { formatHostPort } from './inspector-http.js';
+import type { InspectorEndpoint } from './inspector-port.js';
+import { listeningSocketsOf } from './listening-sockets.js';
+import { PROC_ROOT } from './proc-status.js';
+
+export interface MemoryUsage {
+  readonly rss: number;
+  readonly heapTotal: number;
+  readonly heapUsed: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+}
+
+export interface TargetInfo {
+  readonly pid: number;
+  readonly nodeVersion: string;
+  readonly memoryUsage: MemoryUsage;
+}
+
+export interface DetachReport {
+  readonly openedByUs: boolean;
+  /** For an inspector we opened: it no longer listens (checked in /proc when the target is local). */
+  readonly inspectorClosed: boolean;
+  /** What happened, for the report ("closed", "left open as found", "target exited"). */
+  readonly note: string;
+}
+
+export interface SessionOptions {
+  /** The pid we mean to attach to, and its pids in nested namespaces; omitted for a bare --port/--ws. */
+  readonly expectedPids?: readonly number[];
+  /** The local pid whose sockets show whether the inspector still listens. */
+  readonly localPid?: number;
+  readonly timeoutMs: number;
+  readonly procRoot?: string;
+}
+
+const INFO_EXPRESSION = '({ pid: process.pid, nodeVersion: process.version, memoryUsage: process.memoryUsage() })';
+const MEMORY_EXPRESSION = 'process.memoryUsage()';
+/**
+ * Closes the inspector from inside the target, one timer turn after this evaluate has answered (closing
+ * it while the evaluate runs would tear the session down under itself). Every reference is taken now,
+ * and the timer cannot throw.
+ */
+export const DEBUG_END_EXPRESSION = `(() => {
+  const p = process, end = p._debugEnd;
+  if (typeof end !== 'function') return false;
+  const t = setTimeout(() => { try { end.call(p); } catch (e) {} }, 0);
+  if (t && typeof t.unref === 'function') t.unref();
+  return true;
+})()`;
+const PORT_CLOSE_WAIT_MS = 3000;
+
+export class TargetSession {
+  readonly endpoint: InspectorEndpoint;
+  readonly info: TargetInfo;
+  readonly #conn: CdpConnection;
+  readonly #options: SessionOptions;
+  #busy = false;
+
+  private constructor(endpoint: InspectorEndpoint, conn: CdpConnection, info: TargetInfo, options: SessionOptions) {
+    this.endpoint = endpoint;
+    this.#conn = conn;
+    this.info = info;
+    this.#options = options;
+  }
+
+  /** Connects and checks `process.pid`; a process other than the one meant is left alone. */
+  static async open(endpoint: InspectorEndpoint, options: SessionOptions): Promise<TargetSession> {
+    const where = formatHostPort(endpoint.host, endpoint.port);
+    let conn: CdpConnection;
+    try {
+      conn = await CdpConnection.connect(endpoint.webSocketUrl, options.timeoutMs);
+    } catch (err) {
+      throw new AttachError(`cannot connect to the inspector at ${where}: ${(err as Error).message}`);
+    }
+    let info: TargetInfo;
+    try {
+      info = (await evaluate(conn, INFO_EXPRESSION, options.timeoutMs)) as TargetInfo;
+    } catch (err) {
+      await conn.close();
+      throw new AttachError(`the inspector at ${where} did not answer: ${(err as Error).message}`);
+    }
+    const expected = options.expectedPids;
+    if (expected && expected.length > 0 && !expected.includes(info.pid)) {
+      await conn.close(); // not ours: touch nothing else
+      throw new AttachError(`the inspector at ${where} belongs to pid ${info.pid}, not pid ${expected[0]}: not attaching to the wrong process`);
+    }
+    return new TargetSession(endpoint, conn, info, options);
+  }
+
+  /** A GC or snapshot is running: the target is paused and would answer nothing else until it ends. */
+  get busy(): boolean {
+    return this.#busy;
+  }
+
+  /** The connection is gone (the target exited or closed its inspector). */
+  get gone(): boolean {
+    return this.#conn.isClosed;
+  }
+
+  onGone(listener: () => void): void {
+    this.#conn.onClose(() => listener());
+  }
+
+  async memoryUsage(timeoutMs = this.#options.timeoutMs): Promise<MemoryUsage> {
+    return (await evaluate(this.#conn, MEMORY_EXPRESSION, timeoutMs)) as MemoryUsage;
+  }
+
+  /** A full, forced GC (`HeapProfiler.collectGarbage`), then a heap snapshot streamed to `sink`. */
+  async takeHeapSnapshot(sink: (chunk: string) => void, onProgress: (done: number, total: number) => void): Promise<void> {
+    this.#busy = true;
+    // The sink runs inside the websocket's message callback: an error there (disk full) is kept and
+    // thrown once the target has finished, never into the websocket library.
+    let sinkError: unknown;
+    try {
+      await this.#conn.send('HeapProfiler.enable');
+      await this.#conn.send('HeapProfiler.collectGarbage');
+      this.#conn.on('HeapProfiler.addHeapSnapshotChunk', (p) => {
+        if (sinkError !== undefined) return;
+        try {
+          sink(String(p.chunk));
+        } catch (err) {
+          sinkError = err;
+        }
+      });
+      this.#conn.on('HeapProfiler.reportHeapSnapshotProgress', (p) => onProgress(Number(p.done), Number(p.total)));
+      await this.#conn.send('HeapProfiler.takeHeapSnapshot', { reportProgress: true, captureNumericValue: false });
+      if (sinkError !== undefined) throw sinkError;
+    } finally {
+      this.#conn.on('HeapProfiler.addHeapSnapshotChunk', undefined);
+      this.#conn.on('HeapProfiler.reportHeapSnapshotProgress', undefined);
+      this.#busy = false;
+    }
+  }
+
+  /** Leaves the target as it was found. Safe to call twice and after the target is gone. */
+  async detach(): Promise<DetachReport> {
+    const openedByUs = this.endpoint.openedByUs;
+    if (this.#conn.isClosed) {
+      const closed = !openedByUs || (await this.#waitForPortClosed());
+      return { openedByUs, inspectorClosed: openedByUs && closed, note: 'the connection had closed (the target exited or closed its inspector)' };
+    }
+    if (!openedByUs) {
+      await this.#conn.close();
+      return { openedByUs, inspectorClosed: false, note: `left open on ${formatHostPort(this.endpoint.host, this.endpoint.port)}, as it was found` };
+    }
+    let scheduled = false;
+    try {
+      scheduled = (await evaluate(this.#conn, DEBUG_END_EXPRESSION, this.#options.timeoutMs)) === true;
+    } catch {
+      // answered below by the port check
+    }
+    await this.#conn.close();
+    const closed = await this.#waitForPortClosed();
+    const where = formatHostPort(this.endpoint.host, this.endpoint.port);
+    return {
+      openedByUs,
+      inspectorClosed: closed,
+      note: closed
+        ? `closed (${where} no longer listens)`
+        : `could not be closed${scheduled ? '' : ' (process._debugEnd is not available)'}: ${where} still listens`,
+    };
+  }
+
+  async #waitForPortClosed(): Promise<boolean> {
+    const pid = this.#options.localPid;
+    if (pid === undefined) return true; // remote: the websocket closing is all we can see
+    const deadline = Date.now() + PORT_CLOSE_WAIT_MS;
+    for (;;) {
+      const listening = listeningSocketsOf(pid, this.#options.procRoot ?? PROC_ROOT).some((s) => s.port === this.endpoint.port);
+      if (!listening) return true;
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+async function evaluate(conn: CdpConnection, expression: string, timeoutMs: number): Promise<unknown> {
+  const answer = await conn.send('Runtime.evaluate', { expression, returnByValue: true, silent: true, includeCommandLineAPI: false }, timeoutMs);
+  const details = answer.exceptionDetails as { text?: string; exception?: { description?: string } } | undefined;
+  if (details) throw new Error(`evaluation failed in the target: ${details.exception?.description ?? details.text ?? 'exception'}`);
+  return (answer.result as { value?: unknown } | undefined)?.value;
+}

@@ -1,0 +1,61 @@
+// What leakhunt recognises on a retainer chain, as data: new frameworks and new Node shapes are a row
+// here, not new code. Shapes measured on Node 20, 22 and 24 snapshots (see DESIGN.md, "Node facts").
+
+/** Edges by which an async resource holds the AsyncLocalStorage state it captured. */
+export const ASYNC_CONTEXT_EDGES = {
+  /** Node 20/22 (and 24 with --no-async-context-frame, one level down): resource → store. */
+  resourceStore: '<symbol kResourceStore>',
+  /** Node 24 --no-async-context-frame: resource → an object holding kResourceStore. */
+  storageContext: '<symbol kAsyncLocalStorageContext>',
+  /** AsyncContextFrame (Node 24 default; 22 with the flag): resource → frame. */
+  frame: ['<symbol kAsyncContextFrame>', '<symbol context_frame>'],
+  frameClass: 'AsyncContextFrame',
+  frameTable: 'table',
+  storageClass: 'AsyncLocalStorage',
+} as const;
+
+/** Async resources by the class name of the hop that captured the context. */
+export const ASYNC_RESOURCES: readonly { readonly className: RegExp; readonly kind: string }[] = [
+  { className: /^Timeout$/, kind: 'timer (setTimeout/setInterval)' },
+  { className: /^Immediate$/, kind: 'setImmediate' },
+  { className: /^(TCP|TCPWRAP|Socket|TLSSocket|Node \/ TCPSocketWrap|Node \/ TCPWrap)$/, kind: 'TCP socket' },
+  { className: /^(AsyncResource|EventEmitterReferencingAsyncResource|EventEmitterAsyncResource)$/, kind: 'AsyncResource' },
+  { className: /^(Promise|system \/ PromiseReaction|PromiseReaction)$/, kind: 'promise reaction' },
+  { className: /^(Http2Session|ClientHttp2Session|Http2Stream)$/, kind: 'HTTP/2 session' },
+  { className: /^(Channel|ChannelImplementation|Subchannel|InternalChannel)$/, kind: 'gRPC channel' },
+];
+
+/** Native (embedder) holders: Node's C++ objects and V8's handle tables. */
+export const NATIVE_HOLDERS: readonly { readonly name: RegExp; readonly text: string }[] = [
+  { name: /^Node \/ TCP(Socket)?Wrap$/, text: 'held by native code (TCP socket wrap)' },
+  { name: /^Node \/ (TLSWrap|TLSSocket)$/, text: 'held by native code (TLS socket wrap)' },
+  { name: /^Node \/ (PipeWrap|PipeSocketWrap)$/, text: 'held by native code (pipe wrap)' },
+  { name: /^Node \/ (Timers?Wrap|TimerWrapHandle)$/, text: 'held by native code (timer handle)' },
+  { name: /^Node \/ (Environment|PrincipalRealm|BaseObjectList)$/, text: 'Node environment (native roots of every handle)' },
+  { name: /^\(Global handles\)$/, text: 'held by a V8 global handle (native code keeps it alive)' },
+  { name: /^Node \/ /, text: 'held by native code' },
+];
+
+/** Bookkeeping that lists objects without holding them: never the holder. */
+export const BOOKKEEPING: readonly RegExp[] = [/^Node \/ CleanupQueue$/];
+
+/** Agent-framework objects, by class name; `few` marks objects a process should have a handful of. */
+export const FRAMEWORK_OBJECTS: readonly { readonly className: RegExp; readonly text: string; readonly few: boolean }[] = [
+  { className: /^CompiledStateGraph$/, text: 'LangGraph compiled graph', few: true },
+  { className: /^StateGraph$/, text: 'LangGraph graph builder', few: true },
+  { className: /^Pregel$/, text: 'LangGraph Pregel runtime', few: true },
+  { className: /^PregelLoop$/, text: 'LangGraph run loop (one per invocation; holds the state and the checkpointer promises)', few: false },
+  { className: /^RunTree$/, text: 'LangSmith run tree (a traced run: name, run type, inputs, child_runs)', few: false },
+  { className: /^LangChainTracer$/, text: 'LangChain tracer (keeps runs in its run map until they end)', few: true },
+  { className: /^(CallbackManager|CallbackManagerForChainRun|CallbackManagerForLLMRun)$/, text: 'LangChain callback manager', few: false },
+  { className: /^(Client)$/, text: 'client', few: true },
+  { className: /^(MemorySaver|SqliteSaver|PostgresSaver|BaseCheckpointSaver)$/, text: 'LangGraph checkpointer', few: true },
+  { className: /^(ChannelCredentials|ChannelImplementation|Http2Session|Agent)$/, text: 'network client internals', few: true },
+];
+
+/** Edges that identify a framework structure whatever the holder's class. */
+export const FRAMEWORK_EDGES: readonly { readonly name: RegExp; readonly text: string }[] = [
+  { name: /^Symbol\(lc:child_config\)$/, text: 'RunnableConfig of the run (callbacks, configurable → compiled graph)' },
+  { name: /^runMap$/, text: 'tracer run map' },
+  { name: /^(child_runs|inputs)$/, text: 'run tree contents' },
+];
