@@ -116,7 +116,7 @@ function measure(argv, mode) {
     let stderr = '';
     let hwmKiB = 0;
     let timedOut = false;
-    child.stdout.on('data', (d) => { stdout = (stdout + d).slice(-1 << 20); });
+    child.stdout.on('data', (d) => { stdout += d; }); // whole: leakhunt's JSON is parsed to check the run
     child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-1 << 16); });
     const poll = mode === 'vmhwm' && setInterval(() => {
       try { hwmKiB = Math.max(hwmKiB, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1])); } catch { /* exited */ }

@@ -2,7 +2,7 @@
 // binary and arguments it runs, its resident memory, its signal masks and its pid in nested pid
 // namespaces. Every reader takes the /proc root so that tests can point it at a fake tree.
 
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 
 export const PROC_ROOT = '/proc';
 
@@ -138,4 +138,17 @@ export function looksLikeNode(exe: string | undefined, argv: readonly string[]):
   const base = (p: string | undefined): string => (p ?? '').split('/').pop() ?? '';
   const isNode = (name: string): boolean => /^(node|nodejs)([-_.]?\d[\w.]*)?$/.test(name);
   return isNode(base(exe)) || (exe === undefined && isNode(base(argv[0])));
+}
+
+/**
+ * Resets this process's peak RSS (VmHWM) by writing 5 to /proc/self/clear_refs (Linux ≥ 4.0), so the
+ * peak of a later phase can be read on its own. False when the kernel or a sandbox refuses.
+ */
+export function resetPeakRss(procRoot = PROC_ROOT): boolean {
+  try {
+    writeFileSync(`${procRoot}/self/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -116,15 +116,24 @@ export class TargetSession {
     return (await evaluate(this.#conn, MEMORY_EXPRESSION, timeoutMs)) as MemoryUsage;
   }
 
-  /** A full, forced GC (`HeapProfiler.collectGarbage`), then a heap snapshot streamed to `sink`. */
+  /** A full, forced GC (`HeapProfiler.collectGarbage`); the target is paused while it runs. */
+  async collectGarbage(): Promise<void> {
+    this.#busy = true;
+    try {
+      await this.#conn.send('HeapProfiler.enable');
+      await this.#conn.send('HeapProfiler.collectGarbage');
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /** A heap snapshot streamed to `sink` chunk by chunk; the target is paused until the last chunk. */
   async takeHeapSnapshot(sink: (chunk: string) => void, onProgress: (done: number, total: number) => void): Promise<void> {
     this.#busy = true;
     // The sink runs inside the websocket's message callback: an error there (disk full) is kept and
     // thrown once the target has finished, never into the websocket library.
     let sinkError: unknown;
     try {
-      await this.#conn.send('HeapProfiler.enable');
-      await this.#conn.send('HeapProfiler.collectGarbage');
       this.#conn.on('HeapProfiler.addHeapSnapshotChunk', (p) => {
         if (sinkError !== undefined) return;
         try {

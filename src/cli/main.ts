@@ -4,8 +4,11 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ExitCode, LeakhuntError } from '../errors.js';
 import { registerAnalyze } from './commands/analyze.js';
+import { registerAttach } from './commands/attach.js';
 import { registerDiff } from './commands/diff.js';
 import { registerRetainers } from './commands/retainers.js';
+import { registerSnapshot } from './commands/snapshot.js';
+import { registerWatch } from './commands/watch.js';
 import { ExitStatus, type GlobalOptions } from './global-options.js';
 
 function packageVersion(): string {
@@ -31,8 +34,14 @@ export function buildProgram(status: ExitStatus): Command {
   registerAnalyze(program, globals);
   registerDiff(program, globals, status);
   registerRetainers(program, globals);
+  registerAttach(program, globals, status);
+  registerSnapshot(program, globals, status);
+  registerWatch(program, globals);
   program.addHelpText('after', `
 Examples:
+  $ leakhunt attach 4242                          preflight, memory timeline, 3 snapshots a minute apart, what grows
+  $ leakhunt watch 4242 --heap --every 1m         a memory line a minute; slope, time to the limit, what grows
+  $ leakhunt snapshot 4242 -o now.heapsnapshot    one snapshot of a running process, inspector closed again
   $ leakhunt analyze prod.heapsnapshot            top classes and largest objects of one snapshot
   $ leakhunt diff s1.heapsnapshot s2.heapsnapshot s3.heapsnapshot --max-growth 1MB
                                                   what grew, what survived and what holds it; exit 1 over 1 MB

@@ -39,7 +39,8 @@ export function describeFunction(analysis: HeapAnalysis, closure: number): strin
   const graph = analysis.graph;
   const name = graph.nodeNameOf(closure) || '(anonymous)';
   const shared = propertyTarget(analysis, closure, 'shared');
-  const script = shared >= 0 ? propertyTarget(analysis, shared, 'script') : -1;
+  let script = shared >= 0 ? propertyTarget(analysis, shared, 'script') : -1;
+  if (script < 0 && shared >= 0) script = propertyTarget(analysis, shared, 'script_or_debug_info'); // Node 20
   const file = script >= 0 ? graph.nodeNameOf(script) : '';
   const at = locationOf(analysis, closure);
   const where = file ? ` at ${file}${at ? `:${at[0] + 1}:${at[1] + 1}` : ''}` : at ? ` at line ${at[0] + 1}` : '';

@@ -3,6 +3,8 @@
 
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import type { GateResult } from '../diagnose/gates.js';
+import type { Diagnosis } from '../diagnose/diagnose.js';
+import { diagnosisBlocks } from './diagnosis-report.js';
 import type { Block, ReportDocument } from './document.js';
 import { chainLines } from './chain-lines.js';
 import { formatBytes, formatBytesDelta, formatCount, formatCountDelta } from './format.js';
@@ -38,7 +40,7 @@ function classTable(rows: readonly ClassDiffRow[], snapshots: number, sameProces
   };
 }
 
-function groupBlocks(group: SurvivorGroup, rank: number, intervals: number): Block[] {
+function groupBlocks(group: SurvivorGroup, rank: number, intervals: number, chainShown: boolean): Block[] {
   const rate = intervals > 0 ? `, +${formatCount(group.growthPerInterval)} per interval` : '';
   const every = group.grewEveryInterval === true ? ', grew in every interval' : '';
   return [
@@ -49,7 +51,7 @@ function groupBlocks(group: SurvivorGroup, rank: number, intervals: number): Blo
         `   path: ${group.signature}`,
       ],
     },
-    { kind: 'code', lines: chainLines(group.chain, '   ') },
+    ...(chainShown ? [] : [{ kind: 'code', lines: chainLines(group.chain, '   ') } as const]),
   ];
 }
 
@@ -61,7 +63,12 @@ function gateBlock(gates: readonly GateResult[]): Block {
   };
 }
 
-export function buildDiffDocument(result: DiffResult, gates: readonly GateResult[], options: DiffReportOptions): ReportDocument {
+export function buildDiffDocument(
+  result: DiffResult,
+  gates: readonly GateResult[],
+  options: DiffReportOptions,
+  diagnosis?: Diagnosis,
+): ReportDocument {
   const { snapshots } = result;
   const first = snapshots[0]!, last = snapshots[snapshots.length - 1]!;
   const intervals = snapshots.length - 1;
@@ -77,6 +84,7 @@ export function buildDiffDocument(result: DiffResult, gates: readonly GateResult
     },
   ];
   if (result.warnings.length > 0) blocks.push({ kind: 'lines', tone: 'warn', lines: result.warnings.map((w) => `warning: ${w}`) });
+  if (diagnosis) blocks.push(...diagnosisBlocks(diagnosis));
   const grown = result.classes.filter((c) => c.sizeDelta > 0 || c.countDelta > 0).slice(0, options.top);
   blocks.push(classTable(grown, snapshots.length, result.sameProcess));
   const survivors = result.survivors;
@@ -86,7 +94,9 @@ export function buildDiffDocument(result: DiffResult, gates: readonly GateResult
       text: `Survivors: ${formatCount(survivors.count)} objects (${formatBytes(survivors.size)}) born after the first snapshot and alive in the last`,
     });
     if (survivors.groups.length === 0) blocks.push({ kind: 'lines', tone: 'good', lines: ['none'] });
-    survivors.groups.forEach((g, i) => blocks.push(...groupBlocks(g, i + 1, intervals)));
+    // Groups a finding already showed with its chain are listed by path only.
+    const shown = new Set(diagnosis?.findings.map((f) => f.signature));
+    survivors.groups.forEach((g, i) => blocks.push(...groupBlocks(g, i + 1, intervals, shown.has(g.signature))));
   }
   if (gates.length > 0) blocks.push(gateBlock(gates));
   return blocks;

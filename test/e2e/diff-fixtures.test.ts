@@ -8,6 +8,8 @@ import { takeSnapshotSeries, removeSnapshots } from '../helpers/take-snapshot.js
 import { runCli } from '../helpers/cli.js';
 
 interface DiffJson {
+  verdict: string;
+  findings: { kind: string; className: string; count: number; fix: string; alsoHeld?: string[]; chain: { node: { className: string }; label?: { kind: string; text: string } }[] }[];
   sameProcess: boolean;
   warnings: string[];
   growth: number;
@@ -53,6 +55,18 @@ for (const [fixture, className, perRequest, signature] of leaks) {
       assert.equal(row.countDelta, 2 * REQUESTS * perRequest, `${className} count delta`);
       assert.equal(row.newCount, 2 * REQUESTS * perRequest);
       assert.equal(row.grewEveryInterval, true);
+      assert.equal(out.verdict, 'leak');
+      const finding = out.findings[0]!;
+      assert.equal(finding.kind, 'leak');
+      assert.ok(
+        finding.className === className || finding.alsoHeld?.some((h) => h.endsWith(`× ${className}`)),
+        `the top finding is ${className} or holds it: ${finding.className} / ${finding.alsoHeld?.join(', ')}`,
+      );
+      if (fixture === 'als-timer') {
+        assert.ok(finding.chain.some((hop) => hop.label?.kind === 'async-context'), 'the ALS store hop is labelled');
+        assert.ok(finding.chain.some((hop) => hop.label?.kind === 'async-resource' && hop.node.className === 'Timeout'), 'the capturing Timeout is named');
+        assert.match(finding.fix, /AsyncLocalStorage context/);
+      }
       const group = groupOf(out, className);
       assert.equal(group.count, 2 * REQUESTS * perRequest, 'all survivors of the class share one path');
       assert.deepEqual(group.counts, [0, REQUESTS * perRequest, 2 * REQUESTS * perRequest]);
@@ -77,6 +91,7 @@ test('the control passes --max-growth and no class grows per request', async () 
   try {
     assert.equal(code, 0, stderr);
     assert.deepEqual(out.gates.map((g) => [g.gate, g.passed]), [['max-growth', true]]);
+    assert.ok(out.verdict === 'none' || out.verdict === 'warm-up', `control verdict: ${out.verdict} ${JSON.stringify(out.findings.map((f) => f.className))}`);
     for (const c of out.classes) {
       assert.ok(!(c.grewEveryInterval && c.countDelta >= REQUESTS), `${c.name} grew by ${c.countDelta} in every interval`);
     }

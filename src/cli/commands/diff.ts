@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
 import { evaluateGates, type GateLimits } from '../../diagnose/gates.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
+import { diagnose } from '../../diagnose/diagnose.js';
 import { buildDiffDocument } from '../../report/diff-report.js';
 import { UsageError, ExitCode } from '../../errors.js';
 import { parseSize, parseTop } from '../parse-options.js';
@@ -20,6 +21,8 @@ interface DiffFlags {
   maxGrowth?: string;
   maxClassGrowth: string[];
   maxSurvivorSize?: string;
+  failOnLeak?: boolean;
+  unitCount?: string;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -61,7 +64,9 @@ export function registerDiff(program: Command, globals: () => GlobalOptions, sta
     .option('--json', 'print the result as JSON (schemaVersion 1)')
     .option('--markdown', 'print Markdown, e.g. for $GITHUB_STEP_SUMMARY or a pull-request comment')
     .option('--progress', 'show progress on stderr even with --json')
-    .option('--no-progress', 'never show progress');
+    .option('--no-progress', 'never show progress')
+    .option('--fail-on-leak', 'exit 1 when the verdict is "leak"')
+    .option('--unit-count <n>', 'units of work (turns, requests) done between the first and the last snapshot, for per-unit rates');
   addGateOptions(command)
     .addHelpText('after', `
 Examples:
@@ -85,11 +90,18 @@ Examples:
         onPhase: (phase) => progress.phase(phase),
       });
       progress.done();
+      const unitCount = flags.unitCount === undefined ? undefined : parseTop(flags.unitCount);
+      const diagnosis = diagnose({ diff: result, ...(unitCount ? { unitCount } : {}) });
       const gates = evaluateGates(result, limits);
       if (format !== 'text') for (const w of result.warnings) warn(w);
-      writeResult(format, { ...result, gates }, () => buildDiffDocument(result, gates, { top }), globals().noColor);
+      const json = { ...result, verdict: diagnosis.verdict, evidence: diagnosis.evidence, findings: diagnosis.findings, gates };
+      writeResult(format, json, () => buildDiffDocument(result, gates, { top }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       if (failed.length > 0) status.raise(ExitCode.leak);
+      if (flags.failOnLeak && diagnosis.verdict === 'leak') {
+        process.stderr.write(`leakhunt: FAIL verdict leak: ${diagnosis.evidence[0] ?? ''}\n`);
+        status.raise(ExitCode.leak);
+      }
     });
 }

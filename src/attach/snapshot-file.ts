@@ -1,0 +1,88 @@
+// Snapshot files on disk: chunks written synchronously, as they arrive, to `<file>.partial` (mode 0600:
+// a heap holds every prompt and key of the process), renamed into place when complete and removed when
+// not, so a `.heapsnapshot` file is always whole. Plus the small JSON written beside each snapshot and
+// the private output directory (0700).
+
+import { UsageError } from '../errors.js';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+
+export class SnapshotFileWriter {
+  readonly path: string;
+  readonly partialPath: string;
+  #fd: number | undefined;
+  #bytes = 0;
+
+  private constructor(path: string) {
+    this.path = path;
+    this.partialPath = `${path}.partial`;
+    try {
+      rmSync(this.partialPath, { force: true }); // a leftover of a killed run: never append to it
+      this.#fd = openSync(this.partialPath, 'wx', 0o600);
+    } catch (err) {
+      throw new UsageError(`cannot write ${this.partialPath}: ${(err as Error).message}`);
+    }
+  }
+
+  static create(path: string): SnapshotFileWriter {
+    return new SnapshotFileWriter(path);
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Writes one chunk before returning: nothing is buffered in this process. */
+  write(chunk: string): void {
+    if (this.#fd === undefined) return; // discarded: the rest of the snapshot is dropped
+    const buf = Buffer.from(chunk, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.#fd, buf, off, buf.length - off);
+    this.#bytes += buf.length;
+  }
+
+  /** Closes the partial file and renames it into place. */
+  commit(): void {
+    if (this.#fd === undefined) throw new Error(`${this.partialPath} was discarded`);
+    closeSync(this.#fd);
+    this.#fd = undefined;
+    renameSync(this.partialPath, this.path);
+  }
+
+  /** Drops an incomplete snapshot: closes and removes the partial file. Safe to call twice. */
+  discard(): void {
+    if (this.#fd !== undefined) {
+      try {
+        closeSync(this.#fd);
+      } catch {
+        // already closed
+      }
+      this.#fd = undefined;
+    }
+    rmSync(this.partialPath, { force: true });
+  }
+}
+
+/** Writes small JSON beside a snapshot, owner-only, through a temporary name. */
+export function writePrivateJson(path: string, value: unknown): void {
+  const tmp = `${path}.partial`;
+  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+/**
+ * Creates the output directory with mode 0700. An existing directory is used as it is; the returned
+ * warning says when others can read it.
+ */
+export function prepareOutputDir(dir: string): { created: boolean; warning?: string } {
+  let created = false;
+  try {
+    created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
+  } catch (err) {
+    throw new UsageError(`--out: cannot create ${dir}: ${(err as Error).message}`);
+  }
+  const mode = statSync(dir).mode & 0o777;
+  if (!created && (mode & 0o077) !== 0) {
+    return { created, warning: `${dir} is readable by others (mode ${mode.toString(8)}); heap snapshots hold every string of the process` };
+  }
+  return { created };
+}

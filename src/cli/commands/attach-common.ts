@@ -1,0 +1,135 @@
+// What attach, snapshot and watch --heap share on the command line: the target flags (pid, --port,
+// --host, --ws, --connect-timeout), the plan on stderr, the headroom check with --force, and Ctrl-C /
+// SIGTERM: the first one stops the work and lets the detach run (target alive, inspector closed,
+// partial file removed); a second one leaves at once and says what may be left behind.
+
+import type { Command } from 'commander';
+import type { InspectorEndpoint } from '../../attach/inspector-port.js';
+import { openTarget, type OpenedTarget, type TargetAddress } from '../../attach/open-target.js';
+import type { Preflight } from '../../attach/preflight.js';
+import { checkHeadroom, estimateSnapshot, type HeadroomCheck, type SnapshotEstimate } from '../../attach/snapshot-cost.js';
+import type { TargetSession } from '../../attach/session.js';
+import { AttachError, UsageError } from '../../errors.js';
+import { connectedLines, planLines } from '../../report/attach-report.js';
+import { formatBytes } from '../../report/format.js';
+import { parseDuration } from '../parse-options.js';
+
+export interface TargetFlags {
+  port?: string;
+  host?: string;
+  ws?: string;
+  connectTimeout: string;
+}
+
+export function addTargetOptions(command: Command): Command {
+  return command
+    .option('--port <port>', 'attach to an inspector already listening on this port (containers, port-forwards)')
+    .option('--host <host>', 'host of that inspector', undefined)
+    .option('--ws <url>', 'attach to this inspector websocket URL (ws://host:port/<id>)')
+    .option('--connect-timeout <duration>', 'how long to wait for the inspector port after SIGUSR1, and for each answer', '10s');
+}
+
+export function parsePid(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const pid = Number(value);
+  if (!Number.isInteger(pid) || pid <= 0) throw new UsageError(`<pid> must be a positive integer, got "${value}"`);
+  return pid;
+}
+
+export function targetAddressOf(pidArg: string | undefined, flags: TargetFlags): TargetAddress & { timeoutMs: number } {
+  const pid = parsePid(pidArg);
+  let port: number | undefined;
+  if (flags.port !== undefined) {
+    port = Number(flags.port);
+    if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new UsageError(`--port must be a TCP port, got "${flags.port}"`);
+  }
+  if (flags.ws !== undefined && (flags.port !== undefined || flags.host !== undefined)) throw new UsageError('--ws names the inspector by itself: drop --port/--host');
+  if (pid === undefined && port === undefined && flags.ws === undefined) throw new UsageError('give the pid of a Node process (or --port / --ws for an inspector already listening)');
+  return {
+    ...(pid === undefined ? {} : { pid }),
+    ...(port === undefined ? {} : { port }),
+    ...(flags.host === undefined ? {} : { host: flags.host }),
+    ...(flags.ws === undefined ? {} : { ws: flags.ws }),
+    timeoutMs: parseDuration('--connect-timeout', flags.connectTimeout),
+  };
+}
+
+/** Lines on stderr; the plan's lines are indented under its `leakhunt: plan for pid N` head. */
+export function printLines(lines: readonly string[]): void {
+  if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
+}
+
+export interface StopSignals {
+  readonly signal: AbortSignal;
+  /** 130 for SIGINT, 143 for SIGTERM, 0 when not stopped. */
+  exitCode(): number;
+  dispose(): void;
+}
+
+/**
+ * Ctrl-C / SIGTERM while touching a target. `state()` says what a second signal would leave behind
+ * (e.g. "the inspector of pid 42 stays open on 127.0.0.1:9229").
+ */
+export function installStopSignals(what: string, state: () => string | undefined): StopSignals {
+  const controller = new AbortController();
+  const handler = (name: NodeJS.Signals): void => {
+    if (!controller.signal.aborted) {
+      process.stderr.write(`\nleakhunt: ${name}: stopping ${what}; leaving the target as it was found (${name} again to quit at once)\n`);
+      controller.abort(name);
+      return;
+    }
+    const left = state();
+    process.stderr.write(`leakhunt: ${name} again: quitting now${left ? `; ${left}` : ''}\n`);
+    process.exit(name === 'SIGINT' ? 130 : 143);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    exitCode: () => (!controller.signal.aborted ? 0 : controller.signal.reason === 'SIGTERM' ? 143 : 130),
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
+/** Opens the target with the plan on stderr; `endpoint` is set as soon as an inspector is found. */
+export async function openWithPlan(
+  address: TargetAddress & { timeoutMs: number }, work: string, seen: { endpoint?: InspectorEndpoint; preflight?: Preflight },
+): Promise<OpenedTarget> {
+  return openTarget({
+    ...address,
+    onPreflight: (p) => {
+      seen.preflight = p;
+      const [head, ...rest] = planLines(p, work);
+      printLines([`leakhunt: ${head}`, ...rest]);
+    },
+    onEndpoint: (e) => (seen.endpoint = e),
+  });
+}
+
+export interface SnapshotAssessment {
+  readonly estimate: SnapshotEstimate;
+  readonly headroom: HeadroomCheck;
+}
+
+/** The second half of the plan; throws AttachError (after the caller's detach) when there is no room and no --force. */
+export function assessSnapshot(opened: OpenedTarget, force: boolean): SnapshotAssessment {
+  const { session, preflight } = opened;
+  const estimate = estimateSnapshot(session.info.memoryUsage.heapUsed);
+  const headroom = checkHeadroom(preflight?.memory.headroomBytes, estimate);
+  printLines(connectedLines(session.endpoint, session.info, estimate, headroom));
+  if (!headroom.ok) {
+    const msg = `not enough memory for a heap snapshot of pid ${session.info.pid}: ~${formatBytes(headroom.neededBytes)} needed, ${formatBytes(headroom.headroomBytes ?? 0)} free`;
+    if (!force) throw new AttachError(`${msg} (it could be OOM-killed); --force to take it anyway`);
+    process.stderr.write(`leakhunt: warning: ${msg}; going ahead (--force)\n`);
+  }
+  return { estimate, headroom };
+}
+
+export function leftBehind(session: TargetSession | undefined, seen: { endpoint?: InspectorEndpoint }, pid: number | undefined): string | undefined {
+  const e = session?.endpoint ?? seen.endpoint;
+  if (!e || !e.openedByUs) return undefined;
+  return `the inspector of pid ${pid ?? '?'} may stay open on ${e.host}:${e.port} until it exits`;
+}

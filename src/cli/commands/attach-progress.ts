@@ -1,0 +1,74 @@
+// Capture progress on stderr: the phases of each snapshot (forced GC, V8's generation progress, bytes
+// written), the countdown to the next one with the latest memory sample, and notes. On a TTY one line
+// is rewritten in place; in a log, a line per phase and quarter, and one per wait.
+
+import type { CapturedSnapshot, SnapshotPhase } from '../../attach/capture.js';
+import type { MemorySample } from '../../attach/memory-sampler.js';
+import { formatBytes } from '../../report/format.js';
+
+export interface CaptureProgress {
+  onPhase(index: number, phase: SnapshotPhase, progress: { done?: number; total?: number; bytes?: number }): void;
+  onSnapshot(snapshot: CapturedSnapshot): void;
+  onCountdown(nextIndex: number, remainingMs: number): void;
+  onSample(sample: MemorySample): void;
+  /** A line that stays (notes, warnings). */
+  note(line: string): void;
+  done(): void;
+}
+
+export function createCaptureProgress(enabled: boolean, total: number, stream: NodeJS.WriteStream = process.stderr): CaptureProgress {
+  const tty = stream.isTTY === true;
+  let live = false;
+  let lastKey = '';
+  let lastSample: MemorySample | undefined;
+  const show = (line: string, key: string): void => {
+    if (!enabled) return;
+    if (tty) {
+      stream.write(`\r\x1b[K${line}`);
+      live = true;
+    } else if (key !== lastKey) {
+      stream.write(`${line}\n`);
+    }
+    lastKey = key;
+  };
+  const clear = (): void => {
+    if (live) stream.write('\r\x1b[K');
+    live = false;
+  };
+  const memory = (): string => {
+    const s = lastSample;
+    if (!s) return '';
+    return `  (rss ${formatBytes(s.rss)}${s.heapUsed === undefined ? '' : `, heapUsed ${formatBytes(s.heapUsed)}`})`;
+  };
+  return {
+    onPhase(index, phase, p) {
+      const head = `leakhunt: snapshot ${index} of ${total}`;
+      if (phase === 'gc') show(`${head}: forced GC`, `${index}gc`);
+      else if (phase === 'generating') {
+        const pct = p.total ? Math.floor((100 * (p.done ?? 0)) / p.total) : 0;
+        show(`${head}: generating ${pct}% (the target is paused)`, `${index}gen${tty ? pct : Math.floor(pct / 25)}`);
+      } else show(`${head}: writing ${formatBytes(p.bytes ?? 0)}`, tty ? `${index}w${p.bytes}` : `${index}w`);
+    },
+    onSnapshot(s) {
+      if (!enabled) return;
+      clear();
+      stream.write(`leakhunt: snapshot ${s.index} of ${total}: ${formatBytes(s.bytes)} in ${(s.durationMs / 1000).toFixed(1)} s → ${s.file}\n`);
+      lastKey = '';
+    },
+    onCountdown(next, ms) {
+      const secs = Math.ceil(ms / 1000);
+      show(`leakhunt: next snapshot (${next} of ${total}) in ${secs} s${memory()}`, tty ? `c${next}${secs}` : `c${next}`);
+    },
+    onSample(s) {
+      lastSample = s;
+    },
+    note(line) {
+      clear();
+      stream.write(`leakhunt: ${line}\n`);
+      lastKey = '';
+    },
+    done() {
+      clear();
+    },
+  };
+}

@@ -1,0 +1,214 @@
+// `leakhunt attach <pid>`: preflight plan, inspector opened safely, memory samples and N snapshots at
+// an interval, detach, then the diff pipeline over the captured series with diff's reporting and gates,
+// plus the memory timeline. The capture keeps leakhunt's RSS small (chunks go straight to disk); the
+// analysis afterwards is measured and reported apart.
+
+import type { Command } from 'commander';
+import { diffSnapshotFiles, type DiffResult } from '../../analysis/diff/diff-series.js';
+import { captureSeries, type CaptureResult } from '../../attach/capture.js';
+import type { InspectorEndpoint } from '../../attach/inspector-port.js';
+import type { OpenedTarget } from '../../attach/open-target.js';
+import { readProcStatus, resetPeakRss } from '../../attach/proc-status.js';
+import type { DetachReport } from '../../attach/session.js';
+import { prepareOutputDir } from '../../attach/snapshot-file.js';
+import { evaluateGates } from '../../diagnose/gates.js';
+import { AttachError, ExitCode, UsageError } from '../../errors.js';
+import { buildAttachDocument, type AttachOutput, type InterimVerdict } from '../../report/attach-report.js';
+import { formatOf, warn, writeResult } from '../output.js';
+import { parseDuration, parseTop } from '../parse-options.js';
+import { createProgress } from '../progress.js';
+import type { ExitStatus, GlobalOptions } from '../global-options.js';
+import { addGateOptions, gateLimitsOf } from './diff.js';
+import {
+  addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, targetAddressOf, type TargetFlags,
+} from './attach-common.js';
+import { createCaptureProgress } from './attach-progress.js';
+
+interface AttachFlags extends TargetFlags {
+  snapshots: string;
+  interval: string;
+  sampleEvery: string;
+  out?: string;
+  force?: boolean;
+  top: string;
+  groups: string;
+  json?: boolean;
+  markdown?: boolean;
+  progress?: boolean;
+  maxGrowth?: string;
+  maxClassGrowth: string[];
+  maxSurvivorSize?: string;
+}
+
+/** Share of the live-size growth a steadily growing survivor group must hold for the interim rule. */
+export const INTERIM_SHARE_OF_GROWTH = 0.1;
+const INTERIM_RULE = 'interim rule until the diagnosis lands: exit 1 when a survivor group grew in every interval and holds ≥ 10% of the live-size growth';
+
+/**
+ * The interim exit rule (until the diagnosis issue's verdict replaces it): a leak is suspected when a
+ * survivor group grew in every interval (so at least 3 snapshots) and retains at least 10% of the
+ * growth of the live size. Steady growth of a group that matters, not noise from a warm-up.
+ */
+export function interimVerdict(diff: DiffResult): InterimVerdict {
+  const groups = diff.survivors?.groups ?? [];
+  const suspect = diff.growth > 0
+    ? groups.find((g) => g.grewEveryInterval === true && g.retainedSize >= INTERIM_SHARE_OF_GROWTH * diff.growth)
+    : undefined;
+  if (!suspect) {
+    const why = diff.snapshots.length < 3
+      ? 'fewer than 3 snapshots: growth in every interval cannot be told'
+      : diff.growth <= 0 ? 'the live size did not grow' : 'no survivor group grew in every interval with ≥ 10% of the growth';
+    return { leak: false, rule: INTERIM_RULE, reason: why };
+  }
+  const share = suspect.retainedSize / diff.growth;
+  return {
+    leak: true,
+    rule: INTERIM_RULE,
+    reason: `${suspect.count} × ${suspect.className} grew in every interval (${suspect.counts.join(' → ')}) and retains ${Math.round(share * 100)}% of the live-size growth`,
+    group: { className: suspect.className, signature: suspect.signature, retainedSize: suspect.retainedSize, shareOfGrowth: share },
+  };
+}
+
+function defaultOutDir(pid: number): string {
+  const d = new Date();
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return `./leakhunt-${pid}-${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 2 || n > 1000) throw new UsageError(`--snapshots must be an integer from 2 (a diff needs two; one: \`leakhunt snapshot\`), got "${value}"`);
+  return n;
+}
+
+export function registerAttach(program: Command, globals: () => GlobalOptions, status: ExitStatus): void {
+  const command = program
+    .command('attach')
+    .argument('[pid]', 'the Node.js process (not needed with --port / --ws)')
+    .description('attach to a running Node process: memory timeline, heap snapshots at intervals, what grows and what holds it')
+    .option('--snapshots <n>', 'how many snapshots to take', '3')
+    .option('--interval <duration>', 'time between snapshots (e.g. 15s, 5m)', '60s')
+    .option('--sample-every <duration>', 'time between memory samples', '1s')
+    .option('--out <dir>', 'where the snapshots go (created 0700; default ./leakhunt-<pid>-<time>)')
+    .option('--force', 'take snapshots even when the memory headroom check fails (never overrides the signal checks)')
+    .option('--top <n|all>', 'how many growing classes to list', '20')
+    .option('--groups <n>', 'how many survivor groups to show, with a chain each', '10')
+    .option('--json', 'print the result as JSON: diff\'s object plus target, samples, snapshots, capture')
+    .option('--markdown', 'print Markdown')
+    .option('--progress', 'show progress on stderr even with --json')
+    .option('--no-progress', 'never show progress');
+  addTargetOptions(addGateOptions(command))
+    .addHelpText('after', `
+Examples:
+  $ leakhunt attach 4242                               3 snapshots a minute apart, then what grew and what holds it
+  $ leakhunt attach 4242 --snapshots 4 --interval 5m --out ./incident-17
+  $ leakhunt attach 4242 --interval 15s --json > attach.json
+  $ leakhunt attach --port 9229 --interval 30s        an inspector already listening (e.g. kubectl port-forward)
+
+The target is left as it was found: an inspector leakhunt opened with SIGUSR1 is closed again
+(Ctrl-C included); one that was already open stays open. Each snapshot pauses the target; the plan
+printed first says for about how long.`)
+    .action(async (pidArg: string | undefined, flags: AttachFlags, cmd: Command) => {
+      const address = targetAddressOf(pidArg, flags);
+      const count = parseCount(flags.snapshots);
+      const intervalMs = parseDuration('--interval', flags.interval);
+      const sampleEveryMs = Math.max(100, parseDuration('--sample-every', flags.sampleEvery));
+      const top = parseTop(flags.top);
+      const groups = parseTop(flags.groups);
+      const limits = gateLimitsOf(flags);
+      const format = formatOf(flags);
+      const explicit = cmd.getOptionValueSource('progress') === 'cli';
+      const showProgress = explicit ? flags.progress === true : format === 'text';
+      const work = `${count} snapshots ${flags.interval} apart, each after a forced GC; memory samples every ${flags.sampleEvery}; into ${flags.out ?? defaultOutDir(address.pid ?? 0)}`;
+      const seen: { endpoint?: InspectorEndpoint } = {};
+      let opened: OpenedTarget | undefined;
+      const stop = installStopSignals('the capture', () => leftBehind(opened?.session, seen, address.pid));
+      let capture: CaptureResult | undefined;
+      let detach: DetachReport | undefined;
+      let outDir = '';
+      const progress = createCaptureProgress(showProgress, count);
+      try {
+        opened = await openWithPlan(address, work, seen);
+        const { session } = opened;
+        try {
+          if (!stop.signal.aborted) {
+            assessSnapshot(opened, flags.force === true);
+            outDir = flags.out ?? defaultOutDir(address.pid ?? session.info.pid);
+            const dir = prepareOutputDir(outDir);
+            if (dir.warning) warn(dir.warning);
+            capture = await captureSeries({
+              session,
+              ...(address.pid === undefined ? {} : { pid: address.pid }),
+              outDir,
+              stem: String(address.pid ?? session.info.pid),
+              snapshots: count,
+              intervalMs,
+              sampleEveryMs,
+              signal: stop.signal,
+              events: progress,
+            });
+          }
+        } finally {
+          progress.done();
+          detach = await session.detach();
+          if (!detach.inspectorClosed && detach.openedByUs) warn(`the inspector of pid ${session.info.pid} ${detach.note}`);
+          else if (detach.openedByUs) process.stderr.write(`leakhunt: inspector ${detach.note}\n`);
+        }
+      } finally {
+        stop.dispose();
+      }
+      const kept = capture?.snapshots ?? [];
+      if (stop.signal.aborted) {
+        process.stderr.write(`leakhunt: stopped by ${String(stop.signal.reason)}: the snapshot in progress was removed; ${kept.length} complete snapshot(s) kept${kept.length ? ` in ${outDir}` : ''}\n`);
+        status.raise(stop.exitCode());
+        return;
+      }
+      if (!capture || !detach || !opened) return;
+      if (capture.endedBy === 'target-exited') warn(`pid ${opened.session.info.pid} exited during the capture: ${kept.length} of ${count} snapshots were taken${kept.length ? ` (kept in ${outDir})` : ''}`);
+      if (capture.endedBy === 'connection-lost') warn(`the inspector connection closed during the capture (the process still runs): ${kept.length} of ${count} snapshots were taken`);
+      if (kept.length < 2) throw new AttachError(`only ${kept.length} snapshot(s) captured${kept.length ? ` (${kept[0]!.file})` : ''}: a diff needs two`);
+
+      const captureRssPeak = readProcStatus('self').peakRssBytes;
+      const peakReset = resetPeakRss();
+      const analysisProgress = createProgress(showProgress);
+      let label = 'reading';
+      const diff = await diffSnapshotFiles(kept.map((s) => s.file), {
+        groups,
+        onSnapshot: (i, n) => (label = `analysing snapshot ${i + 1} of ${n}`),
+        onBytes: (read, total) => analysisProgress.bytes(label, read, total),
+        onPhase: (phase) => analysisProgress.phase(phase),
+      });
+      analysisProgress.done();
+      const analysisRssPeak = readProcStatus('self').peakRssBytes;
+      const gates = evaluateGates(diff, limits);
+      const verdict = interimVerdict(diff);
+      const byFile = new Map(kept.map((s) => [s.file, s]));
+      const output: AttachOutput = {
+        ...diff,
+        gates,
+        snapshots: diff.snapshots.map((info) => {
+          const { file: _file, ...captured } = byFile.get(info.file) ?? { file: info.file };
+          return { ...info, ...captured };
+        }),
+        target: { pid: opened.session.info.pid, nodeVersion: opened.session.info.nodeVersion },
+        samples: capture.samples,
+        capture: {
+          outDir,
+          requested: count,
+          taken: kept.length,
+          intervalMs,
+          sampleEveryMs,
+          endedBy: capture.endedBy,
+          inspector: { host: opened.session.endpoint.host, port: opened.session.endpoint.port, how: opened.session.endpoint.how, ...detach },
+        },
+        interimVerdict: verdict,
+        leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },
+      };
+      if (format !== 'text') for (const w of diff.warnings) warn(w);
+      writeResult(format, output, () => buildAttachDocument(output, { top }), globals().noColor);
+      const failed = gates.filter((g) => !g.passed);
+      for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
+      if (verdict.leak) process.stderr.write(`leakhunt: LEAK SUSPECTED: ${verdict.reason}\n`);
+      if (failed.length > 0 || verdict.leak) status.raise(ExitCode.leak);
+    });
+}

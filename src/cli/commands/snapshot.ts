@@ -1,0 +1,95 @@
+// `leakhunt snapshot <pid> [-o FILE]`: one heap snapshot of a running process, with attach's preflight,
+// port discovery and detach; the file (0600, written through FILE.partial) and its JSON beside it.
+
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { captureSnapshot, type CapturedSnapshot } from '../../attach/capture.js';
+import { ConnectionClosedError } from '../../attach/cdp-connection.js';
+import type { InspectorEndpoint } from '../../attach/inspector-port.js';
+import type { OpenedTarget } from '../../attach/open-target.js';
+import { AttachError } from '../../errors.js';
+import { formatBytes } from '../../report/format.js';
+import { warn } from '../output.js';
+import type { ExitStatus, GlobalOptions } from '../global-options.js';
+import {
+  addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, targetAddressOf, type TargetFlags,
+} from './attach-common.js';
+import { createCaptureProgress } from './attach-progress.js';
+
+interface SnapshotFlags extends TargetFlags {
+  output?: string;
+  force?: boolean;
+  json?: boolean;
+  progress?: boolean;
+}
+
+function defaultFile(pid: number): string {
+  const iso = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `./leakhunt-${pid}-${iso}.heapsnapshot`;
+}
+
+export function registerSnapshot(program: Command, _globals: () => GlobalOptions, status: ExitStatus): void {
+  const command = program
+    .command('snapshot')
+    .argument('[pid]', 'the Node.js process (not needed with --port / --ws)')
+    .description('take one heap snapshot of a running Node process, leaving it as it was found')
+    .option('-o, --output <file>', 'where to write it (default ./leakhunt-<pid>-<time>.heapsnapshot)')
+    .option('--force', 'take it even when the memory headroom check fails (never overrides the signal checks)')
+    .option('--json', 'print what was written as JSON')
+    .option('--progress', 'show progress on stderr even with --json')
+    .option('--no-progress', 'never show progress');
+  addTargetOptions(command)
+    .addHelpText('after', `
+Examples:
+  $ leakhunt snapshot 4242 -o before.heapsnapshot
+  $ leakhunt snapshot --port 9229 -o pod.heapsnapshot     an inspector already listening (port-forward)`)
+    .action(async (pidArg: string | undefined, flags: SnapshotFlags, cmd: Command) => {
+      const address = targetAddressOf(pidArg, flags);
+      const json = flags.json === true;
+      const showProgress = cmd.getOptionValueSource('progress') === 'cli' ? flags.progress === true : !json;
+      const seen: { endpoint?: InspectorEndpoint } = {};
+      let opened: OpenedTarget | undefined;
+      const stop = installStopSignals('the snapshot', () => leftBehind(opened?.session, seen, address.pid));
+      const progress = createCaptureProgress(showProgress, 1);
+      let snapshot: CapturedSnapshot | undefined;
+      let exited = false;
+      let file = '';
+      try {
+        opened = await openWithPlan(address, `one snapshot after a forced GC, into ${flags.output ?? defaultFile(address.pid ?? 0)}`, seen);
+        const { session } = opened;
+        try {
+          if (!stop.signal.aborted) {
+            assessSnapshot(opened, flags.force === true);
+            file = resolve(flags.output ?? defaultFile(address.pid ?? session.info.pid));
+            try {
+              snapshot = await captureSnapshot(session, file, 1, stop.signal, progress);
+            } catch (err) {
+              if (!(err instanceof ConnectionClosedError)) throw err;
+              exited = true;
+            }
+          }
+        } finally {
+          progress.done();
+          const detach = await session.detach();
+          if (detach.openedByUs && !detach.inspectorClosed) warn(`the inspector of pid ${session.info.pid} ${detach.note}`);
+          else if (detach.openedByUs) process.stderr.write(`leakhunt: inspector ${detach.note}\n`);
+        }
+      } finally {
+        stop.dispose();
+      }
+      if (stop.signal.aborted) {
+        process.stderr.write(`leakhunt: stopped by ${String(stop.signal.reason)}: the snapshot in progress was removed\n`);
+        status.raise(stop.exitCode());
+        return;
+      }
+      if (exited) throw new AttachError(`the target went away during the snapshot; nothing was written to ${file}`);
+      if (!snapshot || !opened) return;
+      const info = opened.session.info;
+      if (json) {
+        process.stdout.write(`${JSON.stringify({ target: { pid: info.pid, nodeVersion: info.nodeVersion }, ...snapshot }, null, 2)}\n`);
+      } else {
+        process.stdout.write(`${snapshot.file}\n`);
+        process.stderr.write(`leakhunt: wrote ${formatBytes(snapshot.bytes)} in ${(snapshot.durationMs / 1000).toFixed(1)} s (pid ${info.pid}, node ${info.nodeVersion}); details in ${snapshot.metaFile}\n`);
+      }
+    });
+}

@@ -1,0 +1,240 @@
+// From a snapshot series (and the memory timeline when attached) to ranked findings and one verdict.
+//
+// - leak: a survivor group that grew in every interval along one path (two snapshots: a group of at
+//   least MIN_LEAK_COUNT), large enough to matter, not V8's own bookkeeping. Groups reached through an
+//   earlier finding's class are folded into it ("also held").
+// - should-be-few: framework objects a process needs a handful of (compiled graphs, tracers, clients)
+//   whose count grows.
+// - backlog: pending work whose members are replaced between snapshots (high turnover) while the count
+//   rises; it "drains" when the count falls back after its peak. A backlog that never drains over
+//   three or more snapshots while its survivors grow is reported as a leak instead.
+// - external / native: from the memory timeline (external or RSS grow while the JS heap is flat), or,
+//   without one, ArrayBuffer backing stores dominating the growth.
+// - warm-up: growth only in the first interval (code, caches, strings) with nothing growing after.
+// - none: nothing of the above.
+
+import type { ChainHop } from '../analysis/chain-description.js';
+import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
+import { BACKLOG_FIX, suggestFix } from './fixes.js';
+import { FRAMEWORK_OBJECTS } from './recognisers.js';
+import { trendOf, type MemorySample, type MemoryTrend } from './memory-trend.js';
+
+export type Verdict = 'leak' | 'backlog' | 'external' | 'native' | 'warm-up' | 'none';
+
+export interface Finding {
+  readonly kind: 'leak' | 'should-be-few' | 'backlog' | 'external' | 'native' | 'warm-up';
+  readonly className: string;
+  readonly signature: string | null;
+  readonly count: number;
+  /** Objects added per interval between snapshots. */
+  readonly perInterval: number;
+  readonly perMinute?: number;
+  /** Per unit of work, when the caller says how many units ran (`--unit-count`). */
+  readonly perUnit?: number;
+  readonly retainedSize: number;
+  readonly chain: readonly ChainHop[];
+  readonly fix: string;
+  readonly evidence: readonly string[];
+  /** Other survivor groups held through this finding's objects. */
+  readonly alsoHeld?: readonly string[];
+}
+
+export interface Diagnosis {
+  readonly verdict: Verdict;
+  readonly evidence: readonly string[];
+  readonly findings: readonly Finding[];
+  readonly memory?: MemoryTrend;
+}
+
+export interface DiagnoseInput {
+  readonly diff: DiffResult;
+  readonly samples?: readonly MemorySample[];
+  /** Time between the first and the last snapshot, for per-minute rates. */
+  readonly elapsedMs?: number;
+  /** Units of work (turns, requests) done between the first and the last snapshot. */
+  readonly unitCount?: number;
+}
+
+const MIN_LEAK_COUNT = 10;
+const MIN_LEAK_BYTES = 4096;
+const V8_INTERNAL = /^\((compiled code|system|object shape|sliced string)\)$|^system \/ /;
+
+function rates(count: number, input: DiagnoseInput, intervals: number) {
+  return {
+    perInterval: intervals > 0 ? count / intervals : count,
+    ...(input.elapsedMs ? { perMinute: (count * 60000) / input.elapsedMs } : {}),
+    ...(input.unitCount ? { perUnit: count / input.unitCount } : {}),
+  };
+}
+
+function isLeakGroup(g: SurvivorGroup, snapshots: number): boolean {
+  if (V8_INTERNAL.test(g.className) || g.retainedSize < MIN_LEAK_BYTES) return false;
+  if (snapshots >= 3) return g.grewEveryInterval === true && g.count >= (snapshots - 1) * 2;
+  return g.count >= MIN_LEAK_COUNT;
+}
+
+function hasAsyncContext(chain: readonly ChainHop[]): boolean {
+  return chain.some((hop) => hop.label?.kind === 'async-context');
+}
+
+function leakFindings(input: DiagnoseInput): Finding[] {
+  const { diff } = input;
+  const n = diff.snapshots.length;
+  const findings: Finding[] = [];
+  const alsoHeld = new Map<Finding, string[]>();
+  for (const g of diff.survivors?.groups ?? []) {
+    if (!isLeakGroup(g, n)) continue;
+    const index = findings.findIndex((f) => g.chain.slice(1).some((hop) => hop.node.className === f.className));
+    if (index >= 0) {
+      const holder = findings[index]!;
+      alsoHeld.get(holder)!.push(`${g.count} × ${g.className}`);
+      // The chain through an AsyncLocalStorage store explains the leak best (the holder is the
+      // resource that captured it): show that one, with its fix.
+      if (!hasAsyncContext(holder.chain) && hasAsyncContext(g.chain)) {
+        const better: Finding = {
+          ...holder,
+          signature: g.signature,
+          chain: g.chain,
+          fix: suggestFix(g.className, g.chain),
+          evidence: [...holder.evidence, `each holds a ${g.className} through an AsyncLocalStorage store it captured (${g.count} of them)`],
+        };
+        alsoHeld.set(better, alsoHeld.get(holder)!);
+        alsoHeld.delete(holder);
+        findings[index] = better;
+      }
+      continue;
+    }
+    const finding: Finding = {
+      kind: 'leak',
+      className: g.className,
+      signature: g.signature,
+      count: g.count,
+      ...rates(g.count, input, n - 1),
+      retainedSize: g.retainedSize,
+      chain: g.chain,
+      fix: suggestFix(g.className, g.chain),
+      evidence: [
+        n >= 3
+          ? `${g.count} ${g.className} born after the first snapshot are still alive, and their number grew in every interval (${g.counts.join(' → ')}) along one retainer path`
+          : `${g.count} ${g.className} born after the first snapshot are still alive, all along one retainer path`,
+      ],
+    };
+    findings.push(finding);
+    alsoHeld.set(finding, []);
+  }
+  return findings.map((f) => (alsoHeld.get(f)!.length ? { ...f, alsoHeld: alsoHeld.get(f)! } : f));
+}
+
+function fewFindings(input: DiagnoseInput, known: readonly Finding[]): Finding[] {
+  const n = input.diff.snapshots.length;
+  const out: Finding[] = [];
+  for (const row of input.diff.classes) {
+    const few = FRAMEWORK_OBJECTS.find((f) => f.few && f.className.test(row.name));
+    const last = row.counts[row.counts.length - 1]!;
+    if (!few || row.countDelta <= 0 || last < 3 || known.some((f) => f.className === row.name)) continue;
+    const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
+    out.push({
+      kind: 'should-be-few',
+      className: row.name,
+      signature: group?.signature ?? null,
+      count: last,
+      ...rates(row.countDelta, input, n - 1),
+      retainedSize: row.retainedSizes[row.retainedSizes.length - 1]!,
+      chain: group?.chain ?? [],
+      fix: group ? suggestFix(row.name, group.chain) : `${row.name} (${few.text}) should exist a handful of times per process: create it once and reuse it`,
+      evidence: [`${last} ${row.name} alive (${row.counts.join(' → ')}): a ${few.text} a process needs only a few of`],
+    });
+  }
+  return out;
+}
+
+/** High turnover while the count rises: members are replaced, not kept. */
+function backlogRows(diff: DiffResult): { row: ClassDiffRow; drained: boolean; turnover: number }[] {
+  const out: { row: ClassDiffRow; drained: boolean; turnover: number }[] = [];
+  for (const row of diff.classes) {
+    if (!row.deletedPerInterval || V8_INTERNAL.test(row.name)) continue;
+    const peak = Math.max(...row.counts);
+    if (peak < MIN_LEAK_COUNT || peak <= row.counts[0]!) continue;
+    let replaced = 0, base = 0;
+    row.deletedPerInterval.forEach((d, k) => {
+      replaced += d;
+      base += row.counts[k]!;
+    });
+    const turnover = base > 0 ? replaced / base : 0;
+    if (turnover < 0.5) continue;
+    const last = row.counts[row.counts.length - 1]!;
+    out.push({ row, drained: last < peak * 0.7, turnover });
+  }
+  return out.sort((a, b) => b.row.sizes.reduce((x, y) => Math.max(x, y)) - a.row.sizes.reduce((x, y) => Math.max(x, y)));
+}
+
+function backlogFindings(input: DiagnoseInput): Finding[] {
+  const n = input.diff.snapshots.length;
+  return backlogRows(input.diff).slice(0, 3).map(({ row, drained, turnover }) => ({
+    kind: 'backlog',
+    className: row.name,
+    signature: null,
+    count: Math.max(...row.counts),
+    ...rates(Math.max(0, row.countDelta), input, n - 1),
+    retainedSize: Math.max(...row.retainedSizes),
+    chain: [],
+    fix: BACKLOG_FIX,
+    evidence: [
+      `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: pending work, not kept objects`,
+      drained ? 'the count fell back after its peak: the backlog drains' : 'the count has not fallen back yet: watch whether it drains when load drops',
+    ],
+  }));
+}
+
+/** Growth in the first interval, and none of the program's own classes still growing at the end. */
+function warmUp(diff: DiffResult): boolean {
+  if (diff.snapshots.length < 3) return false;
+  const n = diff.snapshots.length;
+  const grewFirst = diff.classes.some((c) => c.counts[1]! > c.counts[0]!);
+  const stillGrowing = diff.classes.some((c) => !V8_INTERNAL.test(c.name) && c.counts[n - 1]! > c.counts[n - 2]!);
+  return grewFirst && !stillGrowing;
+}
+
+/** The program class that grew in every interval, however little: worth a line when nothing else is. */
+function smallSteadyGrowth(diff: DiffResult): string | undefined {
+  const row = diff.classes.find((c) => !V8_INTERNAL.test(c.name) && c.grewEveryInterval === true);
+  return row ? `${row.name} grew in every interval (${row.counts.join(' → ')}) but stays below the thresholds for a finding (${MIN_LEAK_COUNT} objects, ${MIN_LEAK_BYTES} bytes retained)` : undefined;
+}
+
+export function diagnose(input: DiagnoseInput): Diagnosis {
+  const memory = input.samples && input.samples.length >= 3 ? trendOf(input.samples) : undefined;
+  const leaks = input.diff.sameProcess ? leakFindings(input) : [];
+  const findings: Finding[] = [...leaks, ...fewFindings(input, leaks)];
+  const backlog = input.diff.sameProcess ? backlogFindings(input) : [];
+  const evidence: string[] = [];
+  let verdict: Verdict = 'none';
+  if (findings.length > 0) {
+    verdict = 'leak';
+    evidence.push(...findings[0]!.evidence);
+  } else if (backlog.length > 0) {
+    verdict = 'backlog';
+    evidence.push(...backlog[0]!.evidence);
+  } else if (memory?.growing === 'external' || memory?.growing === 'native') {
+    verdict = memory.growing;
+    evidence.push(memory.summary);
+  } else if (externalByClass(input.diff)) {
+    verdict = 'external';
+    evidence.push('ArrayBuffer backing stores account for most of the growth between snapshots');
+  } else if (warmUp(input.diff)) {
+    verdict = 'warm-up';
+    evidence.push('objects were added in the first interval only (compiled code, caches, strings) and nothing grew after it');
+  } else {
+    const small = smallSteadyGrowth(input.diff);
+    evidence.push(small ?? (input.diff.sameProcess ? 'no group of objects grew from snapshot to snapshot' : 'snapshots of different processes: only class totals compared, no growth found in them'));
+  }
+  if (memory && verdict !== 'external' && verdict !== 'native') evidence.push(memory.summary);
+  return { verdict, evidence, findings: [...findings, ...backlog], ...(memory ? { memory } : {}) };
+}
+
+function externalByClass(diff: DiffResult): boolean {
+  const growth = diff.classes.reduce((sum, c) => sum + Math.max(0, c.sizeDelta), 0);
+  const buffers = diff.classes
+    .filter((c) => /JSArrayBufferData|^ArrayBuffer$|backing_store/.test(c.name))
+    .reduce((sum, c) => sum + Math.max(0, c.sizeDelta), 0);
+  return growth > 64 * 1024 && buffers > growth / 2;
+}

@@ -1,0 +1,152 @@
+// `leakhunt attach` / `snapshot` as text: the plan printed on stderr before anything is sent to the
+// target (and its second half once the heap size is known), and the attach report: the target and the
+// capture, a memory timeline drawn as sparklines, then the diff report of the captured series and the
+// interim leak rule's answer.
+
+import type { DiffResult, SnapshotInfo } from '../analysis/diff/diff-series.js';
+import type { CapturedSnapshot, CaptureEnd } from '../attach/capture.js';
+import type { InspectorEndpoint } from '../attach/inspector-port.js';
+import type { MemorySample } from '../attach/memory-sampler.js';
+import type { Preflight } from '../attach/preflight.js';
+import type { HeadroomCheck, SnapshotEstimate } from '../attach/snapshot-cost.js';
+import type { DetachReport, TargetInfo } from '../attach/session.js';
+import type { GateResult } from '../diagnose/gates.js';
+import { buildDiffDocument } from './diff-report.js';
+import type { Block, ReportDocument } from './document.js';
+import { formatBytes, formatBytesDelta, formatCount } from './format.js';
+
+/** What the interim exit rule concluded (until the diagnosis issue's verdict replaces it). */
+export interface InterimVerdict {
+  readonly leak: boolean;
+  readonly rule: string;
+  readonly reason: string;
+  readonly group?: { readonly className: string; readonly signature: string; readonly retainedSize: number; readonly shareOfGrowth: number };
+}
+
+export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
+  readonly gates: readonly GateResult[];
+  /** diff's per-snapshot facts, plus how each was captured. */
+  readonly snapshots: readonly (SnapshotInfo & Partial<Omit<CapturedSnapshot, 'file'>>)[];
+  readonly target: { readonly pid: number; readonly nodeVersion: string };
+  readonly samples: readonly MemorySample[];
+  readonly capture: {
+    readonly outDir: string;
+    readonly requested: number;
+    readonly taken: number;
+    readonly intervalMs: number;
+    readonly sampleEveryMs: number;
+    readonly endedBy: CaptureEnd;
+    readonly inspector: { readonly host: string; readonly port: number; readonly how: InspectorEndpoint['how'] } & DetachReport;
+  };
+  readonly interimVerdict: InterimVerdict;
+  /** leakhunt's own peak RSS while capturing, and while analysing (measured apart). */
+  readonly leakhunt: { readonly captureRssPeak: number; readonly analysisRssPeak?: number };
+}
+
+const seconds = (ms: number): string => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`);
+
+function listeningText(p: Preflight): string {
+  return p.listening.length === 0 ? 'no TCP ports' : p.listening.map((s) => `${s.family === 6 ? `[${s.address}]` : s.address}:${s.port}`).join(', ');
+}
+
+function memoryText(p: Preflight): string {
+  const m = p.memory;
+  const parts = [`RSS ${formatBytes(p.rssBytes)}`];
+  if (m.cgroup) parts.push(`cgroup limit ${formatBytes(m.cgroup.limitBytes)} (${formatBytes(m.cgroup.usageBytes)} in use)`);
+  else parts.push('no cgroup memory limit');
+  if (m.memAvailableBytes !== undefined) parts.push(`MemAvailable ${formatBytes(m.memAvailableBytes)}`);
+  return parts.join('; ');
+}
+
+/** The plan, before any signal: what the target is and what will be done to it. */
+export function planLines(p: Preflight, work: string): string[] {
+  const f = p.flags;
+  const inspector = f.inspectAtStart
+    ? `started with --inspect (${f.host}:${f.port}): use that inspector and leave it open`
+    : p.signal.refusal
+      ? `REFUSED: ${p.signal.refusal}`
+      : `SIGUSR1 is caught: send it, find the port pid ${p.pid} itself opens (${f.port === 0 ? 'a random port' : `${f.host}:${f.port} expected`}), check process.pid, close it when done`;
+  return [
+    `plan for pid ${p.pid}`,
+    `  process    ${p.isNode ? 'node' : 'NOT node'}: ${(p.exe ?? '?')} ${p.argv.slice(1).join(' ')}`.slice(0, 160),
+    `  owner      uid ${p.uid.target} (leakhunt runs as uid ${p.uid.ours})`,
+    `  inspector  ${inspector}`,
+    `  listening  ${listeningText(p)}`,
+    `  memory     ${memoryText(p)}`,
+    `  work       ${work}`,
+    ...p.refusals.map((r) => `  REFUSED    ${r}`),
+  ];
+}
+
+/** After connecting: the heap, the expected pause and the headroom for the snapshot. */
+export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, estimate: SnapshotEstimate, headroom: HeadroomCheck): string[] {
+  const where = `${endpoint.host}:${endpoint.port}`;
+  const how = endpoint.how === 'sigusr1' ? `opened by SIGUSR1 on ${where}` : endpoint.how === 'explicit' ? `at ${where} (given)` : `already listening on ${where}`;
+  const room = headroom.headroomBytes === undefined
+    ? `unknown (no cgroup limit or MemAvailable readable) against ~${formatBytes(headroom.neededBytes)} needed`
+    : `${formatBytes(headroom.headroomBytes)} free against ~${formatBytes(headroom.neededBytes)} needed: ${headroom.ok ? 'ok' : 'NOT ENOUGH'}`;
+  return [
+    `  connected  ${how}; process.pid ${info.pid}, node ${info.nodeVersion}`,
+    `  heap       ${formatBytes(estimate.heapUsedBytes)} used → ~${formatCount(estimate.heapNodes)} heap nodes (estimated at 60 bytes a node)`,
+    `  pause      ~${seconds(estimate.pauseMs)} frozen per snapshot (~8 µs a node), after a forced GC`,
+    `  cost       ~${formatBytes(estimate.nativeBytes)} native memory in the target, kept resident afterwards; ~${formatBytes(estimate.fileBytes)} on disk a snapshot`,
+    `  headroom   ${room}`,
+  ];
+}
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** A text sparkline of `values`, averaged into at most `width` buckets, scaled min..max. */
+export function sparkline(values: readonly number[], width = 48): string {
+  if (values.length === 0) return '';
+  const n = Math.min(width, values.length);
+  const buckets: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const from = Math.floor((i * values.length) / n), to = Math.max(from + 1, Math.floor(((i + 1) * values.length) / n));
+    let sum = 0;
+    for (let k = from; k < to; k++) sum += values[k]!;
+    buckets.push(sum / (to - from));
+  }
+  const min = Math.min(...buckets), max = Math.max(...buckets);
+  if (max === min) return BARS[0]!.repeat(n);
+  return buckets.map((v) => BARS[Math.min(BARS.length - 1, Math.floor(((v - min) / (max - min)) * BARS.length))]).join('');
+}
+
+type SampleField = 'rss' | 'heapUsed' | 'external' | 'arrayBuffers';
+
+/** One sparkline row a measure: `rss        ▁▂▃▅▇█  45.1 MiB → 52.0 MiB (+6.9 MiB)`. */
+export function timelineLines(samples: readonly MemorySample[], fields: readonly SampleField[] = ['rss', 'heapUsed', 'external', 'arrayBuffers']): string[] {
+  const lines: string[] = [];
+  for (const field of fields) {
+    const values = samples.map((s) => s[field]).filter((v): v is number => v !== undefined);
+    if (values.length < 2) continue;
+    const first = values[0]!, last = values[values.length - 1]!;
+    lines.push(`${field.padEnd(12)} ${sparkline(values)}  ${formatBytes(first)} → ${formatBytes(last)} (${formatBytesDelta(last - first)})`);
+  }
+  return lines;
+}
+
+export function buildAttachDocument(out: AttachOutput, options: { top: number }): ReportDocument {
+  const c = out.capture;
+  const pauses = out.snapshots.map((s) => (s.durationMs === undefined ? '?' : seconds(s.durationMs))).join(', ');
+  const span = out.samples.length > 1 ? out.samples[out.samples.length - 1]!.t - out.samples[0]!.t : 0;
+  const blocks: Block[] = [
+    {
+      kind: 'fields',
+      rows: [
+        ['target', `pid ${out.target.pid}, node ${out.target.nodeVersion}`],
+        ['inspector', `${c.inspector.how === 'sigusr1' ? 'opened by SIGUSR1' : c.inspector.how === 'explicit' ? 'given' : 'already listening'} on ${c.inspector.host}:${c.inspector.port}; ${c.inspector.note}`],
+        ['capture', `${c.taken} of ${c.requested} snapshots, ${seconds(c.intervalMs)} apart, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`],
+        ['paused', `${pauses} (GC + snapshot, each)`],
+        ['leakhunt RSS', `capture peak ${formatBytes(out.leakhunt.captureRssPeak)}${out.leakhunt.analysisRssPeak === undefined ? '' : `, analysis peak ${formatBytes(out.leakhunt.analysisRssPeak)}`}`],
+      ],
+    },
+    { kind: 'heading', text: `Memory timeline (${out.samples.length} samples over ${seconds(span)})` },
+    { kind: 'code', lines: timelineLines(out.samples) },
+  ];
+  const diff = { ...out, snapshots: out.snapshots } as DiffResult;
+  blocks.push(...buildDiffDocument(diff, out.gates, options));
+  const v = out.interimVerdict;
+  blocks.push({ kind: 'lines', tone: v.leak ? 'bad' : 'good', lines: [`${v.leak ? 'LEAK SUSPECTED' : 'no leak by the interim rule'}: ${v.reason}`, `(${v.rule})`] });
+  return blocks;
+}
