@@ -1,6 +1,7 @@
-// Process entry: run the CLI on this process's arguments and exit with its code.
+// Process entry: run the CLI on this process's arguments (under huge pages, see relaunch.ts) and exit
+// with its code.
 
 import { main } from './main.js';
+import { relaunch, shouldRelaunch } from './relaunch.js';
 
-const code = await main(process.argv);
-process.exitCode = code;
+process.exitCode = shouldRelaunch() ? await relaunch() : await main(process.argv);

@@ -79,16 +79,20 @@ export function planLines(p: Preflight, work: string): string[] {
 }
 
 /** After connecting: the heap, the expected pause and the headroom for the snapshot. */
-export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, estimate: SnapshotEstimate, headroom: HeadroomCheck): string[] {
+export function connectionLine(endpoint: InspectorEndpoint, info: TargetInfo): string {
   const where = `${endpoint.host}:${endpoint.port}`;
   const how = endpoint.how === 'sigusr1' ? `opened by SIGUSR1 on ${where}` : endpoint.how === 'explicit' ? `at ${where} (given)` : `already listening on ${where}`;
+  return `  connected  ${how}; process.pid ${info.pid}, node ${info.nodeVersion}`;
+}
+
+export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, estimate: SnapshotEstimate, headroom: HeadroomCheck): string[] {
   const room = headroom.headroomBytes === undefined
     ? `unknown (no cgroup limit or MemAvailable readable) against ~${formatBytes(headroom.neededBytes)} needed`
     : `${formatBytes(headroom.headroomBytes)} free against ~${formatBytes(headroom.neededBytes)} needed: ${headroom.ok ? 'ok' : 'NOT ENOUGH'}`;
   return [
-    `  connected  ${how}; process.pid ${info.pid}, node ${info.nodeVersion}`,
-    `  heap       ${formatBytes(estimate.heapUsedBytes)} used → ~${formatCount(estimate.heapNodes)} heap nodes (estimated at 60 bytes a node)`,
-    `  pause      ~${seconds(estimate.pauseMs)} frozen per snapshot (~8 µs a node), after a forced GC`,
+    connectionLine(endpoint, info),
+    `  heap       ${formatBytes(estimate.heapUsedBytes)} used → ~${formatCount(estimate.heapNodes)} heap nodes (an estimate: ~${estimate.bytesPerNode} bytes a node)`,
+    `  pause      ~${seconds(estimate.pauseMs)} frozen per snapshot (~${estimate.pauseUsPerNode} µs a node), after a forced GC`,
     `  cost       ~${formatBytes(estimate.nativeBytes)} native memory in the target, kept resident afterwards; ~${formatBytes(estimate.fileBytes)} on disk a snapshot`,
     `  headroom   ${room}`,
   ];

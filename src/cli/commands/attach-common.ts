@@ -119,6 +119,7 @@ export function assessSnapshot(opened: OpenedTarget, force: boolean): SnapshotAs
   const { session, preflight } = opened;
   const estimate = estimateSnapshot(session.info.memoryUsage.heapUsed);
   const headroom = checkHeadroom(preflight?.memory.headroomBytes, estimate);
+  if (!preflight) printLines([`leakhunt: plan for the inspector at ${session.endpoint.host}:${session.endpoint.port} (no local pid: no /proc checks)`]);
   printLines(connectedLines(session.endpoint, session.info, estimate, headroom));
   if (!headroom.ok) {
     const msg = `not enough memory for a heap snapshot of pid ${session.info.pid}: ~${formatBytes(headroom.neededBytes)} needed, ${formatBytes(headroom.headroomBytes ?? 0)} free`;

@@ -9,6 +9,7 @@ import type { OpenedTarget } from '../../attach/open-target.js';
 import { assertAttachable, runPreflight } from '../../attach/preflight.js';
 import { runWatch, type WatchResult } from '../../attach/watch.js';
 import { UsageError } from '../../errors.js';
+import { connectionLine } from '../../report/attach-report.js';
 import { buildWatchSummary, sampleJson, sampleLine, summaryJson } from '../../report/watch-report.js';
 import { renderTerminal } from '../render-terminal.js';
 import { terminalChalk, warn } from '../output.js';
@@ -52,6 +53,7 @@ Examples:
       try {
         if (flags.heap) {
           opened = await openWithPlan(address, `memory samples every ${flags.every} over the inspector (process.memoryUsage(), no pause)`, seen);
+          printLines([connectionLine(opened.session.endpoint, opened.session.info)]);
         } else {
           assertAttachable(runPreflight(address.pid!, { observeOnly: true }));
           if (!json) printLines([`leakhunt: watching pid ${address.pid} every ${flags.every}${forMs === undefined ? ' until Ctrl-C' : ` for ${flags.for}`} (RSS from /proc; --heap for heap / external)`]);
