@@ -15,10 +15,16 @@
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { EDGE_RETAINS } from './essential-edges.js';
 import { Scratch } from './scratch.js';
+import { buildRetainerIndex, type RetainerIndex } from './retainer-index.js';
 
-export function computeDominators(graph: HeapGraph, mask: Uint8Array, scratch: Scratch = new Scratch()): Uint32Array {
+export function computeDominators(
+  graph: HeapGraph,
+  mask: Uint8Array,
+  scratch: Scratch = new Scratch(),
+  retainers: RetainerIndex = buildRetainerIndex(graph, mask, scratch),
+): Uint32Array {
   const { nodeCount, edgeCount, firstEdge, edgeTarget, rootOrdinal } = graph;
-  const { firstRetainer, retainingEdge, retainingNode } = graph.retainers();
+  const { firstRetainer, retainingBits, retainingNode } = retainers;
   // Vertices are ordinal + 1 so that 0 can mean "none"; all arrays are indexed by vertex.
   const size = nodeCount + 1;
   // semi: DFS number until processed, then the semidominator's number; 0 = unvisited.
@@ -83,7 +89,7 @@ export function computeDominators(graph: HeapGraph, mask: Uint8Array, scratch: S
     let s = semi[w]!;
     let hasRetainer = false;
     for (let k = firstRetainer[o]!, end = firstRetainer[o + 1]!; k < end; k++) {
-      if ((mask[retainingEdge[k]!]! & EDGE_RETAINS) === 0) continue;
+      if ((retainingBits[k]! & EDGE_RETAINS) === 0) continue;
       hasRetainer = true;
       const v = retainingNode[k]! + 1;
       if (semi[v] === 0) continue; // an unreached island: ignored

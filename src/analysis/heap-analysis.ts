@@ -12,6 +12,7 @@ import { computeDistances } from './distances.js';
 import { computeDetachedNatives } from './dom-state.js';
 import { buildDominatorTree, type DominatorTree } from './dominator-tree.js';
 import { computeDominators } from './dominators.js';
+import { buildRetainerIndex, type RetainerIndex } from './retainer-index.js';
 import { computeEssentialEdgeMask } from './essential-edges.js';
 import { computeRetainedSizes } from './retained-sizes.js';
 import { Scratch } from './scratch.js';
@@ -44,6 +45,7 @@ export class HeapAnalysis {
   #detached?: Uint8Array | null;
   #distances?: Uint32Array;
   #selfSizes?: Float64Array;
+  #retainers?: RetainerIndex;
   #dominators?: Uint32Array;
   #tree?: DominatorTree;
   #retainedSizes?: Float64Array;
@@ -77,11 +79,16 @@ export class HeapAnalysis {
     return this.#detached ?? undefined;
   }
 
+  /** Reverse edges without weak ones (retainer-index.ts). */
+  get retainers(): RetainerIndex {
+    const mask = this.edgeMask;
+    return (this.#retainers ??= this.#phase('retainers', () => buildRetainerIndex(this.graph, mask, this.scratch)));
+  }
+
   get dominators(): Uint32Array {
     if (this.#dominators) return this.#dominators;
-    const mask = this.edgeMask;
-    this.#phase('retainers', () => this.graph.retainers());
-    return (this.#dominators = this.#phase('dominators', () => computeDominators(this.graph, mask, this.scratch)));
+    const { edgeMask, retainers } = this;
+    return (this.#dominators = this.#phase('dominators', () => computeDominators(this.graph, edgeMask, this.scratch, retainers)));
   }
 
   get dominatorTree(): DominatorTree {

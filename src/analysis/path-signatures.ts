@@ -57,7 +57,7 @@ export class PathSignatures {
     const memo = this.#memo;
     if (memo[ordinal] !== UNKNOWN) return memo[ordinal] === UNREACHABLE ? -1 : memo[ordinal]!;
     const graph = this.#analysis.graph;
-    const { retainingEdge, retainingNode } = graph.retainers();
+    const { retainingNode } = this.#analysis.retainers;
     // Walk up to the first node whose signature is known (or the root), then assign on the way down.
     const pending: number[] = [];
     let v = ordinal;
@@ -88,7 +88,7 @@ export class PathSignatures {
         memo[node] = known;
         continue;
       }
-      const label = slot < 0 ? '' : linkLabel(this.#analysis, node, retainingEdge[slot]!, name);
+      const label = slot < 0 ? '' : linkLabel(this.#analysis, node, this.#paths.edgeOfSlot(node, slot), name);
       known = this.#intern(name, label, known);
       memo[node] = known;
     }
@@ -161,7 +161,7 @@ function isListLink(analysis: HeapAnalysis, node: number, holder: number, name: 
 function linkLabel(analysis: HeapAnalysis, node: number, edge: number, name: string): string {
   const graph = analysis.graph;
   if (!isListCandidate(analysis, node, name)) return edgeLabel(graph, edge, true);
-  const { firstRetainer, retainingNode } = graph.retainers();
+  const { firstRetainer, retainingNode } = analysis.retainers;
   for (let s = firstRetainer[node]!, end = firstRetainer[node + 1]!; s < end; s++) {
     const u = retainingNode[s]!;
     if (u !== node && hopName(analysis, u) === name) return ' (list)';

@@ -16,6 +16,7 @@ import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { EDGE_DISTANCE } from './essential-edges.js';
 import { UNREACHABLE_DISTANCE, SYSTEM_DISTANCE_BASE } from './distances.js';
 import type { HeapAnalysis } from './heap-analysis.js';
+import { retainingEdgeOf } from './retainer-index.js';
 
 /** Nodes that list objects without holding them; never reported as a holder. */
 export const BOOKKEEPING_HOLDERS: readonly string[] = ['Node / CleanupQueue'];
@@ -69,13 +70,12 @@ export class RetainerPaths {
     const distances = this.#analysis.distances;
     const dv = distances[v]!;
     if (dv === UNREACHABLE_DISTANCE) return NONE;
-    const mask = this.#analysis.edgeMask;
-    const { firstRetainer, retainingEdge, retainingNode } = graph.retainers();
+    const { firstRetainer, retainingBits, retainingNode } = this.#analysis.retainers;
     let best = NONE;
     let bestDistance = UNREACHABLE_DISTANCE;
     for (let s = firstRetainer[v]!, end = firstRetainer[v + 1]!; s < end; s++) {
       const u = retainingNode[s]!;
-      if (u === v || (mask[retainingEdge[s]!]! & EDGE_DISTANCE) === 0 || this.#excluded[u] === 1) continue;
+      if (u === v || (retainingBits[s]! & EDGE_DISTANCE) === 0 || this.#excluded[u] === 1) continue;
       // User roots sit at distance 1 under a root whose own distance is SYSTEM_DISTANCE_BASE.
       const du = u === graph.rootOrdinal ? (dv === 1 || dv === SYSTEM_DISTANCE_BASE + 1 ? 0 : distances[u]!) : distances[u]!;
       if (du < dv && du < bestDistance) {
@@ -87,8 +87,18 @@ export class RetainerPaths {
   }
 
   /** One shortest chain from `ordinal` to the root, at most `maxDepth` hops; [] when unreachable. */
+  /** The edge behind a retainer slot of `v`. */
+  edgeOfSlot(v: number, slot: number): number {
+    return retainingEdgeOf(this.#graph, this.#analysis.edgeMask, this.#analysis.retainers, v, slot);
+  }
+
+  /** The holder behind a retainer slot. */
+  holderOfSlot(slot: number): number {
+    return this.#analysis.retainers.retainingNode[slot]!;
+  }
+
   shortestPath(ordinal: number, maxDepth = Infinity): Chain {
-    const { retainingEdge, retainingNode } = this.#graph.retainers();
+    const { retainingNode } = this.#analysis.retainers;
     const hops: Hop[] = [];
     let v = ordinal;
     while (hops.length < maxDepth) {
@@ -98,7 +108,7 @@ export class RetainerPaths {
         hops.push({ ordinal: v, edge: -1 });
         return hops;
       }
-      hops.push({ ordinal: v, edge: retainingEdge[slot]! });
+      hops.push({ ordinal: v, edge: this.edgeOfSlot(v, slot) });
       v = retainingNode[slot]!;
     }
     return hops;
@@ -111,8 +121,7 @@ export class RetainerPaths {
   kShortestPaths(ordinal: number, k: number, maxDepth = 64, budget = 200_000): Chain[] {
     const graph = this.#graph;
     if (!this.isReachable(ordinal) || k <= 0) return [];
-    const { firstRetainer, retainingEdge, retainingNode } = graph.retainers();
-    const mask = this.#analysis.edgeMask;
+    const { firstRetainer, retainingBits, retainingNode } = this.#analysis.retainers;
     // Partial chains as a persistent linked list in typed-ish arrays: node, edge, parent entry, length.
     const nodes: number[] = [ordinal];
     const edges: number[] = [-1];
@@ -133,11 +142,11 @@ export class RetainerPaths {
       expanded++;
       for (let s = firstRetainer[v]!, end = firstRetainer[v + 1]!; s < end; s++) {
         const u = retainingNode[s]!;
-        if (u === v || (mask[retainingEdge[s]!]! & EDGE_DISTANCE) === 0 || this.#excluded[u] === 1) continue;
+        if (u === v || (retainingBits[s]! & EDGE_DISTANCE) === 0 || this.#excluded[u] === 1) continue;
         if (!this.isReachable(u) || onChain(entry, u, nodes, parents)) continue;
         const child = nodes.length;
         nodes.push(u);
-        edges.push(retainingEdge[s]!);
+        edges.push(s); // the retainer slot; turned into an edge only for chains that are returned
         parents.push(entry);
         lengths.push(lengths[entry]! + 1);
         queue.push(child, lengths[entry]! + 1 + this.#remaining(u));
@@ -160,7 +169,7 @@ export class RetainerPaths {
     // reversed[0] is the object; the edge stored on entry i+1 is the edge holding hop i.
     return reversed.map((e, i) => ({
       ordinal: nodes[e]!,
-      edge: i + 1 < reversed.length ? edges[reversed[i + 1]!]! : -1,
+      edge: i + 1 < reversed.length ? this.edgeOfSlot(nodes[e]!, edges[reversed[i + 1]!]!) : -1,
     }));
   }
 }

@@ -18,7 +18,8 @@ export function shouldRelaunch(env: NodeJS.ProcessEnv = process.env): boolean {
 export function relaunch(): Promise<number> {
   const tunables = process.env['GLIBC_TUNABLES'];
   const env = { ...process.env, GLIBC_TUNABLES: tunables ? `${tunables}:${TUNABLE}` : TUNABLE };
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
+  // Its own process group: a terminal's Ctrl-C reaches the child once, through the parent, not twice.
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env, detached: true });
   const forward = (signal: NodeJS.Signals) => () => {
     if (child.exitCode === null) child.kill(signal);
   };

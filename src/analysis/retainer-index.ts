@@ -1,0 +1,68 @@
+// Reverse edges (who holds whom) in CSR form, for dominators and retainer paths. Compact on purpose:
+// per retaining edge, the holder's ordinal and the edge's mask bits (5 bytes), not the edge index;
+// weak edges (mask 0) are left out entirely, since nothing that walks retainers follows them. The rare
+// caller that needs the edge itself (a printed chain hop) finds it with retainingEdgeOf.
+// Built in two passes over the edges, like DevTools' buildRetainers.
+
+import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { Scratch } from './scratch.js';
+
+export interface RetainerIndex {
+  /** Retainers of node n are slots firstRetainer[n] .. firstRetainer[n + 1] - 1. */
+  readonly firstRetainer: Uint32Array;
+  /** The holder of each slot. */
+  readonly retainingNode: Uint32Array;
+  /** The essential-edge bits (essential-edges.ts) of the edge behind each slot; never 0. */
+  readonly retainingBits: Uint8Array;
+}
+
+export function buildRetainerIndex(graph: HeapGraph, mask: Uint8Array, scratch: Scratch = new Scratch()): RetainerIndex {
+  const { nodeCount, firstEdge, edgeTarget } = graph;
+  const firstRetainer = new Uint32Array(nodeCount + 1);
+  let kept = 0;
+  for (let e = 0; e < mask.length; e++) {
+    if (mask[e] === 0) continue;
+    firstRetainer[edgeTarget[e]!]!++;
+    kept++;
+  }
+  let sum = 0;
+  for (let n = 0; n < nodeCount; n++) {
+    const c = firstRetainer[n]!;
+    firstRetainer[n] = sum;
+    sum += c;
+  }
+  firstRetainer[nodeCount] = sum;
+  const cursor = scratch.u32(nodeCount);
+  cursor.set(firstRetainer.subarray(0, nodeCount));
+  const retainingNode = new Uint32Array(kept);
+  const retainingBits = new Uint8Array(kept);
+  for (let n = 0; n < nodeCount; n++) {
+    const end = firstEdge[n + 1]!;
+    for (let e = firstEdge[n]!; e < end; e++) {
+      const bits = mask[e]!;
+      if (bits === 0) continue;
+      const slot = cursor[edgeTarget[e]!]!++;
+      retainingNode[slot] = n;
+      retainingBits[slot] = bits;
+    }
+  }
+  scratch.give(cursor);
+  return { firstRetainer, retainingNode, retainingBits };
+}
+
+/**
+ * The edge behind retainer slot `slot` of node `v`: slots of one holder are in its edge order, so the
+ * slot's rank among that holder's slots picks the matching edge of the holder.
+ */
+export function retainingEdgeOf(graph: HeapGraph, mask: Uint8Array, index: RetainerIndex, v: number, slot: number): number {
+  const { firstRetainer, retainingNode } = index;
+  const u = retainingNode[slot]!;
+  let rank = 0;
+  for (let s = firstRetainer[v]!; s < slot; s++) if (retainingNode[s] === u) rank++;
+  const { firstEdge, edgeTarget } = graph;
+  for (let e = firstEdge[u]!, end = firstEdge[u + 1]!; e < end; e++) {
+    if (edgeTarget[e] !== v || mask[e] === 0) continue;
+    if (rank-- === 0) return e;
+  }
+  return -1;
+}
