@@ -59,6 +59,8 @@ export const DEBUG_END_EXPRESSION = `(() => {
   return true;
 })()`;
 const PORT_CLOSE_WAIT_MS = 3000;
+/** How long the target gets to close the websocket itself after `_debugEnd()` was scheduled. */
+const TARGET_CLOSE_WAIT_MS = 3000;
 
 export class TargetSession {
   readonly endpoint: InspectorEndpoint;
@@ -169,7 +171,16 @@ export class TargetSession {
     } catch {
       // answered below by the port check
     }
-    await this.#conn.close();
+    // Let the target close the websocket: `_debugEnd()` shuts its server down and sends a close frame.
+    // Closing from here at the same moment crashes Node: both sides send a close frame, and Node's
+    // WsHandler deletes itself in the first OnCloseFrameWritten and is used by the second (SIGSEGV in
+    // node::inspector::WsHandler::OnCloseFrameWritten, caught with gdb on Node 20 when a client closed
+    // right after the evaluate answered). Only if the target does not close it do we.
+    const closedByTarget = await Promise.race([
+      this.#conn.closed.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), TARGET_CLOSE_WAIT_MS).unref()),
+    ]);
+    if (!closedByTarget) await this.#conn.close();
     const closed = await this.#waitForPortClosed();
     const where = formatHostPort(this.endpoint.host, this.endpoint.port);
     return {

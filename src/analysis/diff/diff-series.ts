@@ -98,14 +98,15 @@ interface Reduced {
 export async function diffSnapshotFiles(files: readonly string[], options: DiffOptions): Promise<DiffResult> {
   const classNames = new ClassNames();
   const reduced: Reduced[] = [];
-  let newest: { analysis: HeapAnalysis; maxId: number } | undefined;
+  // Only the last snapshot keeps its graph (for survivor paths); each earlier one is reduced and let go
+  // before the next is read, so peak memory is one graph plus small tables.
+  let lastAnalysis: HeapAnalysis | undefined;
   for (const [index, file] of files.entries()) {
     options.onSnapshot?.(index, files.length, file);
-    const graph = await parseSnapshotFile(file, { onProgress: options.onBytes });
-    const analysis = new HeapAnalysis(graph, { onPhase: options.onPhase });
-    const r = reduce(analysis, file, classNames);
-    reduced.push(r);
-    if (!newest || r.info.maxId > newest.maxId) newest = { analysis, maxId: r.info.maxId };
+    lastAnalysis = undefined;
+    const analysis = await analyzeFile(file, options);
+    reduced.push(reduce(analysis, file, classNames));
+    if (index === files.length - 1) lastAnalysis = analysis;
   }
   const warnings: string[] = [];
   const ordered = [...reduced].sort((a, b) => a.info.maxId - b.info.maxId);
@@ -125,7 +126,13 @@ export async function diffSnapshotFiles(files: readonly string[], options: DiffO
     ? compareIdTables(series[0]!.table, series[series.length - 1]!.table, classNames.names.length)
     : undefined;
   const classes = diffClasses(series, classNames, firstLast, sameProcess ? comparisons : undefined);
-  const survivors = sameProcess && newest ? describeSurvivors(newest.analysis, series, options.groups, options.labelChain) : null;
+  let survivors: DiffResult['survivors'] = null;
+  if (sameProcess) {
+    // Given out of order, the newest snapshot is not the one kept: read it again (the rare path).
+    const newestFile = series[series.length - 1]!.info.file;
+    const newest = lastAnalysis && newestFile === files[files.length - 1] ? lastAnalysis : await analyzeFile(newestFile, options);
+    survivors = describeSurvivors(newest, series, options.groups, options.labelChain);
+  }
   const first = series[0]!.info, last = series[series.length - 1]!.info;
   return {
     schemaVersion: 1,
@@ -136,6 +143,11 @@ export async function diffSnapshotFiles(files: readonly string[], options: DiffO
     classes,
     survivors,
   };
+}
+
+async function analyzeFile(file: string, options: DiffOptions): Promise<HeapAnalysis> {
+  const graph = await parseSnapshotFile(file, { onProgress: options.onBytes });
+  return new HeapAnalysis(graph, { onPhase: options.onPhase });
 }
 
 function reduce(analysis: HeapAnalysis, file: string, classNames: ClassNames): Reduced {

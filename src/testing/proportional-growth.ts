@@ -1,0 +1,136 @@
+// The leak rule of assertNoLeak: which survivors of a warm-up / N / N series grew *in proportion to the
+// iterations*. Input: a diff of three snapshots taken after warm-up (S1), after N more iterations (S2)
+// and after N more (S3). A survivor is an object born after S1 and alive at S3; a group's curve
+// counts [0, c1, c2] gives the members born in each interval: d1 = c1, d2 = c2 - c1.
+//
+// A group leaks when both intervals add about the same number and at least one object every two
+// iterations:   min(d1, d2) ≥ N / 2   and   |d1 - d2| ≤ max(2, 25% of max(d1, d2)).
+// Why this is not flaky:
+// - warm-up (compiled code, inline caches, strings interned once, a cache filling to its bound) is born
+//   once: it lands in one interval, not in both (measured on clean functions: d1 ≤ 2, d2 = 0);
+// - a bounded structure's survivors at S3 are its latest members, so they sit in interval 2 (d1 < d2)
+//   unless its bound exceeds 2N — such a cache looks like a leak in any window shorter than its bound;
+// - objects freed later (pending timers, promises) are not survivors: GC runs before every snapshot.
+// Besides the path groups, survivors are also summed per class, so a leak into a structure whose
+// paths differ per entry (an object used as a dictionary, `sessions[id] = …`) still shows.
+// Groups held through an earlier finding's class are folded into it (as in diagnose.ts); a folded
+// group whose chain names the AsyncLocalStorage store that holds it gives the finding its chain.
+
+import type { ChainHop } from '../analysis/chain-description.js';
+import type { DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
+
+export interface GrowthRule {
+  /** Iterations per interval (N). */
+  readonly iterations: number;
+}
+
+export interface GrowingGroup {
+  readonly className: string;
+  readonly signature: string;
+  /** Survivors at S3. */
+  readonly count: number;
+  /** Survivors present at S1, S2, S3. */
+  readonly counts: readonly number[];
+  /** Born in interval 1, in interval 2. */
+  readonly perInterval: readonly [number, number];
+  readonly retainedSize: number;
+  readonly chain: readonly ChainHop[];
+  /** Other growing groups held through this one, `60 × Session`. */
+  readonly alsoHeld: readonly string[];
+  /** True when found from the class totals rather than one retainer path. */
+  readonly byClass: boolean;
+}
+
+/** Below this many objects per interval, as a share of the iterations, growth is not a leak. */
+export const MIN_PER_ITERATION = 0.5;
+/** Allowed difference between the two intervals, as a share of the larger. */
+export const INTERVAL_TOLERANCE = 0.25;
+/** Allowed difference in objects whatever the share (an object in flight at a snapshot). */
+export const INTERVAL_SLACK = 2;
+
+/** Born in interval 1 and interval 2, from a group's curve [S1, S2, S3]. */
+export function bornPerInterval(counts: readonly number[]): [number, number] {
+  const c1 = counts[1] ?? 0, c2 = counts[2] ?? 0;
+  return [c1, c2 - c1];
+}
+
+export function isProportional([d1, d2]: readonly [number, number], iterations: number): boolean {
+  if (Math.min(d1, d2) < MIN_PER_ITERATION * iterations) return false;
+  return Math.abs(d1 - d2) <= Math.max(INTERVAL_SLACK, INTERVAL_TOLERANCE * Math.max(d1, d2));
+}
+
+function hasAsyncContext(chain: readonly ChainHop[]): boolean {
+  return chain.some((hop) => hop.label?.kind === 'async-context');
+}
+
+interface Candidate {
+  readonly group: SurvivorGroup;
+  readonly byClass: boolean;
+}
+
+/** Per class: the sum of its survivor groups, represented by its largest group's chain. */
+function classTotals(groups: readonly SurvivorGroup[]): SurvivorGroup[] {
+  const byClass = new Map<string, SurvivorGroup[]>();
+  for (const g of groups) {
+    const list = byClass.get(g.className);
+    if (list) list.push(g);
+    else byClass.set(g.className, [g]);
+  }
+  const totals: SurvivorGroup[] = [];
+  for (const list of byClass.values()) {
+    if (list.length < 2) continue;
+    const top = list.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
+    const counts = top.counts.map((_, k) => list.reduce((sum, g) => sum + (g.counts[k] ?? 0), 0));
+    totals.push({
+      ...top,
+      count: list.reduce((sum, g) => sum + g.count, 0),
+      selfSize: list.reduce((sum, g) => sum + g.selfSize, 0),
+      retainedSize: list.reduce((sum, g) => sum + g.retainedSize, 0),
+      counts,
+    });
+  }
+  return totals;
+}
+
+/** The growing groups of a warm-up / N / N series, largest first, folded by holder. */
+export function findProportionalGrowth(diff: DiffResult, rule: GrowthRule): GrowingGroup[] {
+  const groups = diff.survivors?.groups ?? [];
+  const candidates: Candidate[] = groups
+    .filter((g) => isProportional(bornPerInterval(g.counts), rule.iterations))
+    .map((group) => ({ group, byClass: false }));
+  // A class whose survivors grow in proportion while no single path of it does.
+  const covered = new Set(candidates.map((c) => c.group.className));
+  for (const total of classTotals(groups)) {
+    if (covered.has(total.className)) continue;
+    if (isProportional(bornPerInterval(total.counts), rule.iterations)) candidates.push({ group: total, byClass: true });
+  }
+  candidates.sort((a, b) => b.group.retainedSize - a.group.retainedSize || b.group.count - a.group.count);
+
+  const found: { value: GrowingGroup; also: string[] }[] = [];
+  for (const { group: g, byClass } of candidates) {
+    const holder = found.find((f) => g.chain.slice(1).some((hop) => hop.node.className === f.value.className));
+    if (holder) {
+      holder.also.push(`${g.count} × ${g.className}`);
+      // The chain through an AsyncLocalStorage store names the resource that captured it: show that one.
+      if (!hasAsyncContext(holder.value.chain) && hasAsyncContext(g.chain)) {
+        holder.value = { ...holder.value, signature: g.signature, chain: g.chain };
+      }
+      continue;
+    }
+    found.push({
+      value: {
+        className: g.className,
+        signature: g.signature,
+        count: g.count,
+        counts: g.counts,
+        perInterval: bornPerInterval(g.counts),
+        retainedSize: g.retainedSize,
+        chain: g.chain,
+        alsoHeld: [],
+        byClass,
+      },
+      also: [],
+    });
+  }
+  return found.map((f) => ({ ...f.value, alsoHeld: f.also }));
+}
