@@ -121,7 +121,8 @@ function isAllowed(report: LeakReport, allow: readonly (string | RegExp)[]): boo
  */
 export async function assertNoLeak(fn: UnitOfWork, options: AssertNoLeakOptions = {}): Promise<NoLeakResult> {
   if (typeof fn !== 'function') throw new TypeError('assertNoLeak: the first argument must be the function to run');
-  const iterations = checkCount('iterations', options.iterations ?? DEFAULTS.iterations, 4);
+  // Below 10 a handful of objects made once per snapshot would already look like one per two iterations.
+  const iterations = checkCount('iterations', options.iterations ?? DEFAULTS.iterations, 10);
   const warmup = checkCount('warmup', options.warmup ?? DEFAULTS.warmup, 0);
   const budget = options.bytesPerIteration ?? 0;
   if (!(budget >= 0)) throw new RangeError(`assertNoLeak: bytesPerIteration must be ≥ 0, got ${String(budget)}`);
@@ -147,6 +148,11 @@ export async function assertNoLeak(fn: UnitOfWork, options: AssertNoLeakOptions 
     deadline.check('analysis');
     const diff = await diffSnapshotFiles([s1, s2, s3], { groups: MAX_GROUPS, labelChain });
     deadline.check('analysis');
+    if (!diff.sameProcess || !diff.survivors) {
+      // Cannot happen for three snapshots of one thread; if V8's ids ever fail to line up, say so
+      // rather than pass without having looked.
+      throw new Error(`assertNoLeak: the snapshots' object ids do not line up, so survivors cannot be told (${diff.warnings.join('; ')})`);
+    }
     const diagnosis = diagnose({ diff, unitCount: 2 * iterations });
     const units = 2 * iterations;
     const reports = findProportionalGrowth(diff, { iterations }).map((g): LeakReport => {

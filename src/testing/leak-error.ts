@@ -44,9 +44,14 @@ export interface LeakErrorData {
 
 /** Hops shown in a message; the rest are counted. */
 const MAX_HOPS = 14;
-const SAFE_EDGE_NAME = /^([A-Za-z_$][\w$]{0,63}|\d+|<symbol [^>]{1,80}>|Symbol\([^)]{0,80}\))$/;
+/**
+ * Names that read as code, not data: identifiers, indices, symbols, and short words joined by `-:./`
+ * with each word starting with a letter (`config-change`, `http:request`). A key like `sess-1a-x`, a
+ * UUID, an e-mail address or a token with punctuation is shown by its length only.
+ */
+const SAFE_EDGE_NAME = /^([A-Za-z_$][\w$]{0,63}|\d+|<symbol [^>]{1,80}>|Symbol\([^)]{0,80}\)|(?=.{1,40}$)[A-Za-z_$][\w$]*([-:./][A-Za-z_$][\w$]*)+)$/;
 
-/** An edge name as it may be shown: identifiers, indices and symbols; anything else by its length. */
+/** An edge name as it may be shown (see SAFE_EDGE_NAME); anything else by its length. */
 export function safeEdgeName(name: string): string {
   return SAFE_EDGE_NAME.test(name) ? name : `<key, ${name.length} chars>`;
 }

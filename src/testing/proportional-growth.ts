@@ -48,6 +48,13 @@ export const INTERVAL_TOLERANCE = 0.25;
 /** Allowed difference in objects whatever the share (an object in flight at a snapshot). */
 export const INTERVAL_SLACK = 2;
 
+/**
+ * V8's own bookkeeping: code compiled or optimised as functions get hot (in steps, per call count, and
+ * per snapshot for the snapshot machinery itself), hidden classes, closure contexts. Never reported on
+ * their own; when they grow with a leak they are held by the leaking objects and fold into them.
+ */
+export const V8_INTERNAL = /^\((compiled code|system|object shape|sliced string)\)$|^system \/ /;
+
 /** Born in interval 1 and interval 2, from a group's curve [S1, S2, S3]. */
 export function bornPerInterval(counts: readonly number[]): [number, number] {
   const c1 = counts[1] ?? 0, c2 = counts[2] ?? 0;
@@ -96,21 +103,23 @@ function classTotals(groups: readonly SurvivorGroup[]): SurvivorGroup[] {
 export function findProportionalGrowth(diff: DiffResult, rule: GrowthRule): GrowingGroup[] {
   const groups = diff.survivors?.groups ?? [];
   const candidates: Candidate[] = groups
-    .filter((g) => isProportional(bornPerInterval(g.counts), rule.iterations))
+    .filter((g) => !V8_INTERNAL.test(g.className) && isProportional(bornPerInterval(g.counts), rule.iterations))
     .map((group) => ({ group, byClass: false }));
   // A class whose survivors grow in proportion while no single path of it does.
   const covered = new Set(candidates.map((c) => c.group.className));
   for (const total of classTotals(groups)) {
-    if (covered.has(total.className)) continue;
+    if (covered.has(total.className) || V8_INTERNAL.test(total.className)) continue;
     if (isProportional(bornPerInterval(total.counts), rule.iterations)) candidates.push({ group: total, byClass: true });
   }
   candidates.sort((a, b) => b.group.retainedSize - a.group.retainedSize || b.group.count - a.group.count);
 
-  const found: { value: GrowingGroup; also: string[] }[] = [];
+  // Names are hop names (chain-description.ts): a closure reads `onConfigChange()`, not `Function`.
+  const found: { value: GrowingGroup; names: Set<string>; also: string[] }[] = [];
   for (const { group: g, byClass } of candidates) {
-    const holder = found.find((f) => g.chain.slice(1).some((hop) => hop.node.className === f.value.className));
+    const name = g.chain[0]?.node.className ?? g.className;
+    const holder = found.find((f) => g.chain.slice(1).some((hop) => f.names.has(hop.node.className)));
     if (holder) {
-      holder.also.push(`${g.count} × ${g.className}`);
+      holder.also.push(`${g.count} × ${name}`);
       // The chain through an AsyncLocalStorage store names the resource that captured it: show that one.
       if (!hasAsyncContext(holder.value.chain) && hasAsyncContext(g.chain)) {
         holder.value = { ...holder.value, signature: g.signature, chain: g.chain };
@@ -118,8 +127,9 @@ export function findProportionalGrowth(diff: DiffResult, rule: GrowthRule): Grow
       continue;
     }
     found.push({
+      names: new Set([name]),
       value: {
-        className: g.className,
+        className: name,
         signature: g.signature,
         count: g.count,
         counts: g.counts,

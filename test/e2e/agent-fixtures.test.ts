@@ -51,14 +51,18 @@ interface Written {
 
 /** Turns per snapshot interval (3 snapshots: after TURNS, 2×TURNS, 3×TURNS). */
 const TURNS = 30;
+/** The same for A, which runs under four Nodes and leaks deterministically every turn. */
+const TURNS_A = 20;
 const CLI_TIMEOUT_MS = 180_000;
 const SERIES_TIMEOUT_MS = 180_000;
 
 async function diff(files: readonly string[]): Promise<DiffJson> {
+  const started = Date.now();
   const r = await runCli(['diff', ...files, '--json', '--top', 'all', '--groups', '300', '--no-progress'], { timeoutMs: CLI_TIMEOUT_MS });
   assert.ok(r.code === 0 || r.code === 1, `diff exited ${r.code}: ${r.stderr}`);
   const out = JSON.parse(r.stdout) as DiffJson;
   assert.equal(out.sameProcess, true, 'the series comes from one process');
+  console.log(`# agent-fixtures: leakhunt diff of ${files.length} snapshots took ${Date.now() - started} ms`);
   return out;
 }
 
@@ -77,9 +81,13 @@ function groups(out: DiffJson, className: string): Group[] {
   return out.survivors.groups.filter((g) => g.className === className);
 }
 
-/** No class gains at least one object per turn in every interval. */
+/** V8's code and hidden classes keep growing while the JIT warms up; that is not a per-turn leak. */
+const WARM_UP_CLASSES = new Set(['(compiled code)', '(object shape)']);
+
+/** No class (but code and shapes) gains at least one object per turn in every interval. */
 function assertNothingGrowsPerTurn(out: DiffJson, turnsPerInterval: number): void {
   for (const c of out.classes) {
+    if (WARM_UP_CLASSES.has(c.name)) continue;
     assert.ok(
       !(c.grewEveryInterval && c.countDelta >= turnsPerInterval),
       `${c.name} grew in every interval: ${c.counts.join(' → ')}`,
@@ -213,17 +221,17 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
     test(`A, context capture, ${run.label}: a compiled graph and its RunTree per turn, held through a grpc-js timer's ALS store`, { timeout: 300_000 }, async (t) => {
       if (skipWithoutNode(t, run.major) === undefined) return;
       const written = await takeSnapshotSeriesDetailed('agents/context-capture', 3, {
-        node: run.major, nodeArgs: run.nodeArgs, requests: TURNS, requestsBetween: TURNS, timeoutMs: SERIES_TIMEOUT_MS,
+        node: run.major, nodeArgs: run.nodeArgs, requests: TURNS_A, requestsBetween: TURNS_A, timeoutMs: SERIES_TIMEOUT_MS,
       });
       const files = written.map((w) => w.path);
       try {
         const out = await diff(files);
         // Every turn's compiled graph stays alive, and several RunTrees with it.
         const graphs = counts(out, 'CompiledStateGraph');
-        assert.ok(graphs[1]! - graphs[0]! >= TURNS - 2 && graphs[2]! - graphs[1]! >= TURNS - 2, `CompiledStateGraph per turn: ${graphs.join(' → ')}`);
+        assert.ok(graphs[1]! - graphs[0]! >= TURNS_A - 2 && graphs[2]! - graphs[1]! >= TURNS_A - 2, `CompiledStateGraph per turn: ${graphs.join(' → ')}`);
         const runs = counts(out, 'RunTree');
-        assert.ok(runs[1]! - runs[0]! >= TURNS && runs[2]! - runs[1]! >= TURNS, `RunTree per turn: ${runs.join(' → ')}`);
-        assert.ok(counts(out, 'InternalChannel')[2]! - counts(out, 'InternalChannel')[0]! >= 2 * TURNS - 2, 'one unclosed grpc-js channel per turn');
+        assert.ok(runs[1]! - runs[0]! >= TURNS_A && runs[2]! - runs[1]! >= TURNS_A, `RunTree per turn: ${runs.join(' → ')}`);
+        assert.ok(counts(out, 'InternalChannel')[2]! - counts(out, 'InternalChannel')[0]! >= 2 * TURNS_A - 2, 'one unclosed grpc-js channel per turn');
 
         const graphGroup = assertCapturedGroup(out, 'CompiledStateGraph', run.shape);
         const names = graphGroup.chain.map((h) => h.edge?.name);
@@ -235,11 +243,11 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
 
         // retainers on the last snapshot: the top path group of the compiled graphs goes through the same hop.
         const r = await retainers(files[2]!, 'CompiledStateGraph', 3);
-        assert.ok(r.target.count >= 3 * TURNS - 2);
+        assert.ok(r.target.count >= 3 * TURNS_A - 2);
         const top = r.paths[0]!;
         assert.equal(storeHop(top.chain)?.shape, run.shape, `top retainer path: ${render(top.chain)}`);
         assert.equal(storeHop(top.chain)?.holder, 'Timeout');
-        assert.ok(top.count >= TURNS, `most compiled graphs share the top path (${top.count} of ${r.target.count})`);
+        assert.ok(top.count >= TURNS_A, `most compiled graphs share the top path (${top.count} of ${r.target.count})`);
       } finally {
         removeSnapshots(files);
       }
@@ -364,9 +372,9 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
         assert.ok(row, `${message} is in the diff`);
         assert.equal(row.countDelta, 2 * TURNS, `one ${message} kept per turn`);
         assert.equal(row.grewEveryInterval, true);
-        // All but the last turn or two (also reachable from LangSmith's auto-batch queue) are held by the handler.
+        // All but the last few turns (reached first through LangSmith's auto-batch queue) are held by the handler.
         const kept = groups(out, message).filter(viaHandler).reduce((n, g) => n + g.count, 0);
-        assert.ok(kept >= 2 * TURNS - 5, `${message} survivors held by the handler: ${kept}`);
+        assert.ok(kept >= 2 * TURNS - 10, `${message} survivors held by the handler: ${kept}`);
       }
       assert.ok(counts(out, 'CompiledStateGraph').every((n) => n <= 2), 'the graph itself is compiled once and not retained per turn');
     } finally {

@@ -103,10 +103,12 @@ export async function diffSnapshotFiles(files: readonly string[], options: DiffO
   let lastAnalysis: HeapAnalysis | undefined;
   for (const [index, file] of files.entries()) {
     options.onSnapshot?.(index, files.length, file);
-    lastAnalysis = undefined;
-    const analysis = await analyzeFile(file, options);
-    reduced.push(reduce(analysis, file, classNames));
-    if (index === files.length - 1) lastAnalysis = analysis;
+    const keep = index === files.length - 1;
+    // In a function of its own: an async frame keeps a local alive across the next await, and a
+    // local here would hold the previous snapshot's whole graph while the next one is parsed.
+    const step = await reduceFile(file, options, classNames, keep);
+    reduced.push(step.reduced);
+    lastAnalysis = step.analysis;
   }
   const warnings: string[] = [];
   const ordered = [...reduced].sort((a, b) => a.info.maxId - b.info.maxId);
@@ -143,6 +145,16 @@ export async function diffSnapshotFiles(files: readonly string[], options: DiffO
     classes,
     survivors,
   };
+}
+
+async function reduceFile(
+  file: string,
+  options: DiffOptions,
+  classNames: ClassNames,
+  keep: boolean,
+): Promise<{ reduced: Reduced; analysis: HeapAnalysis | undefined }> {
+  const analysis = await analyzeFile(file, options);
+  return { reduced: reduce(analysis, file, classNames), analysis: keep ? analysis : undefined };
 }
 
 async function analyzeFile(file: string, options: DiffOptions): Promise<HeapAnalysis> {
