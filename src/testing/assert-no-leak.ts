@@ -5,6 +5,7 @@
 // and proportional-growth.ts decides what grew with the iterations. Throws LeakAssertionError on a leak
 // over the budget, returns quietly otherwise. Never prints.
 
+import { clearTimeout, setTimeout } from 'node:timers';
 import { diffSnapshotFiles } from '../analysis/diff/diff-series.js';
 import { labelChain } from '../diagnose/chain-labels.js';
 import { diagnose } from '../diagnose/diagnose.js';

@@ -10,6 +10,7 @@
 // The timer functions come from node:timers/promises, not the globals, so a test's fake timers
 // (jest/vitest `useFakeTimers`) cannot stall them.
 
+import { Buffer } from 'node:buffer';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';

@@ -53,6 +53,9 @@ interface Written {
 const TURNS = 30;
 /** The same for A, which runs under four Nodes and leaks deterministically every turn. */
 const TURNS_A = 20;
+/** B: turns per interval under "async" (two snapshots under load, one after the drain) and "sync". */
+const TURNS_B_ASYNC = 25;
+const TURNS_B_SYNC = 20;
 const CLI_TIMEOUT_MS = 180_000;
 const SERIES_TIMEOUT_MS = 180_000;
 
@@ -84,13 +87,17 @@ function groups(out: DiffJson, className: string): Group[] {
 /** V8's code and hidden classes keep growing while the JIT warms up; that is not a per-turn leak. */
 const WARM_UP_CLASSES = new Set(['(compiled code)', '(object shape)']);
 
-/** No class (but code and shapes) gains at least one object per turn in every interval. */
+/**
+ * No class (but code and shapes) gains an object per two turns or more in EVERY interval (warm-up and
+ * steady queues grow once and level off; a per-turn leak grows in each interval).
+ */
 function assertNothingGrowsPerTurn(out: DiffJson, turnsPerInterval: number): void {
   for (const c of out.classes) {
     if (WARM_UP_CLASSES.has(c.name)) continue;
+    const deltas = c.counts.slice(1).map((n, i) => n - c.counts[i]!);
     assert.ok(
-      !(c.grewEveryInterval && c.countDelta >= turnsPerInterval),
-      `${c.name} grew in every interval: ${c.counts.join(' → ')}`,
+      !deltas.every((d) => d >= turnsPerInterval / 2),
+      `${c.name} grew by at least one per two turns in every interval: ${c.counts.join(' → ')}`,
     );
   }
 }
@@ -216,7 +223,7 @@ const alsRuns: { major: NodeMajor; nodeArgs: string[]; shape: StoreShape; label:
   { major: 24, nodeArgs: ['--no-async-context-frame'], shape: 'als-context-object', label: 'Node 24 --no-async-context-frame' },
 ];
 
-describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { concurrency: 2 }, () => {
+describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { concurrency: 3 }, () => {
   for (const run of alsRuns) {
     test(`A, context capture, ${run.label}: a compiled graph and its RunTree per turn, held through a grpc-js timer's ALS store`, { timeout: 300_000 }, async (t) => {
       if (skipWithoutNode(t, run.major) === undefined) return;
@@ -277,8 +284,8 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
     const fixture = await StatsFixture.start('agents/checkpoint-backlog', { DURABILITY: 'async' });
     const written: Written[] = [];
     try {
-      written.push(await fixture.snapshot(1, TURNS));
-      written.push(await fixture.snapshot(2, 2 * TURNS));
+      written.push(await fixture.snapshot(1, TURNS_B_ASYNC));
+      written.push(await fixture.snapshot(2, 2 * TURNS_B_ASYNC));
       const [s1, s2] = written.map((w) => w.stats!);
       assert.equal(s1!.durability, 'async');
       assert.ok(Number(s1!.pendingWrites) > 0, `writes pending under load: ${JSON.stringify(s1)}`);
@@ -292,7 +299,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
         assert.ok(Date.now() < deadline, `the backlog drains within 2 minutes: ${JSON.stringify(s)}`);
         await pause(250);
       }
-      written.push(await fixture.snapshot(3, 2 * TURNS));
+      written.push(await fixture.snapshot(3, 2 * TURNS_B_ASYNC));
     } finally {
       await fixture.stop();
     }
@@ -323,7 +330,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
   });
 
   test('B, checkpoint backlog, durability "sync": turns wait for the saver and nothing piles up', { timeout: 300_000 }, async () => {
-    const turns = 25;
+    const turns = TURNS_B_SYNC;
     const fixture = await StatsFixture.start('agents/checkpoint-backlog', { DURABILITY: 'sync' });
     const written: Written[] = [];
     try {

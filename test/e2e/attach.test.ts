@@ -1,7 +1,8 @@
 // `leakhunt attach` and `leakhunt snapshot` against real, running Node processes over the real
 // inspector: a leaking fixture that was NOT started with --inspect (found by SIGUSR1, left alive and
 // closed), the refusals (no such pid; not node, and still alive afterwards), a target started with
-// --inspect (used and left open), and 127.0.0.1:9229 held by another inspector (never attached to).
+// --inspect (used and left open, also through --port), and 127.0.0.1:9229 held by another inspector
+// (never attached to).
 // These tests use Node's default inspector port 9229, so they stay in this one file (run in sequence).
 
 import { test } from 'node:test';
@@ -119,6 +120,12 @@ test('snapshot uses the inspector of a target started with --inspect=0, and leav
     assert.match(r.stderr, new RegExp(`already listening on 127\\.0\\.0\\.1:${port}`));
     assert.ok(target.alive());
     assert.deepEqual(target.listeningPorts(), [port], 'the inspector it was started with is still open');
+    // --port without a pid (a port-forward): memoryUsage() over the protocol, RSS included; left open too.
+    const w = await runCli(['watch', '--port', String(port), '--heap', '--every', '200ms', '--for', '1s', '--json']);
+    assert.equal(w.code, 0, w.stderr);
+    const lines = w.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; rss?: number; heapUsed?: number });
+    assert.ok(lines.filter((l) => l.type === 'memory_sample').every((l) => l.rss! > 0 && l.heapUsed! > 0));
+    assert.deepEqual(target.listeningPorts(), [port]);
   });
   rmSync(dir, { recursive: true, force: true });
 });
