@@ -6,7 +6,7 @@
 
 import { ConnectionClosedError } from './cdp-connection.js';
 import { MemorySampler, type MemorySample } from './memory-sampler.js';
-import { processAlive } from './proc-status.js';
+import { exitsWithin } from './proc-status.js';
 import type { MemoryUsage, TargetSession } from './session.js';
 import { SnapshotFileWriter, writePrivateJson } from './snapshot-file.js';
 
@@ -51,6 +51,9 @@ export interface CaptureOptions {
   readonly signal?: AbortSignal;
   readonly events?: CaptureEvents;
 }
+
+/** How long a process whose inspector connection dropped gets to show that it exited. */
+const EXIT_WAIT_MS = 1000;
 
 export type CaptureEnd = 'complete' | 'signal' | 'target-exited' | 'connection-lost';
 
@@ -190,7 +193,7 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
     ? 'signal'
     : !targetExited
       ? 'complete'
-      : options.pid !== undefined && processAlive(options.pid) ? 'connection-lost' : 'target-exited';
+      : options.pid !== undefined && !(await exitsWithin(options.pid, EXIT_WAIT_MS)) ? 'connection-lost' : 'target-exited';
   return {
     snapshots,
     samples: sampler.samples,

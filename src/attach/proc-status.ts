@@ -152,3 +152,17 @@ export function resetPeakRss(procRoot = PROC_ROOT): boolean {
     return false;
   }
 }
+
+/**
+ * Whether the process is gone within `timeoutMs`. A dying process closes its sockets a moment before it
+ * becomes a zombie, so a dropped inspector connection is followed by this short wait before deciding
+ * between "the target exited" and "only the connection was lost".
+ */
+export async function exitsWithin(pid: number, timeoutMs: number, procRoot = PROC_ROOT): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (processAlive(pid, procRoot)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}

@@ -5,7 +5,7 @@
 import { readCgroupLimit, readMemoryRoom } from './memory-limits.js';
 import { MemorySampler, type MemorySample } from './memory-sampler.js';
 import { summarizeTrend, type MemoryTrend } from './memory-trend.js';
-import { processAlive } from './proc-status.js';
+import { exitsWithin } from './proc-status.js';
 import type { TargetSession } from './session.js';
 
 export interface WatchSample extends MemorySample {
@@ -60,9 +60,11 @@ export async function runWatch(options: WatchOptions): Promise<WatchResult> {
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   options.session?.onGone(() => {
-    if (pid !== undefined && processAlive(pid)) return; // only the inspector went away: RSS goes on
-    endedBy = 'target-exited';
-    finish();
+    void (async () => {
+      if (pid !== undefined && !(await exitsWithin(pid, 1000))) return; // only the inspector went away: RSS goes on
+      endedBy = 'target-exited';
+      finish();
+    })();
   });
   if (options.signal?.aborted) onAbort();
   sampler.start();

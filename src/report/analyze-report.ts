@@ -1,6 +1,8 @@
 // `leakhunt analyze` as a report document: the header, the top classes, the largest objects.
 
 import type { SnapshotSummary, ClassSortKey } from '../analysis/summarize-snapshot.js';
+import type { Diagnosis } from '../diagnose/diagnose.js';
+import { diagnosisBlocks } from './diagnosis-report.js';
 import type { Block, ReportDocument } from './document.js';
 import { formatBytes, formatCount, formatPercent } from './format.js';
 
@@ -10,7 +12,7 @@ const SORT_LABEL: Record<ClassSortKey, string> = {
   count: 'count',
 };
 
-export function buildAnalyzeDocument(summary: SnapshotSummary, file: string, sort: ClassSortKey): ReportDocument {
+export function buildAnalyzeDocument(summary: SnapshotSummary, file: string, sort: ClassSortKey, diagnosis?: Diagnosis): ReportDocument {
   const { snapshot } = summary;
   const total = snapshot.totalSize;
   const header: Block = {
@@ -54,7 +56,7 @@ export function buildAnalyzeDocument(summary: SnapshotSummary, file: string, sor
     tone: 'dim',
     lines: ['Ids (@N) and sizes match Chrome DevTools (Memory → load the file → Summary / Containment).'],
   };
-  return [header, classes, dominators, hint];
+  return [header, ...(diagnosis && diagnosis.findings.length > 0 ? diagnosisBlocks(diagnosis) : []), classes, dominators, hint];
 }
 
 export function truncate(s: string, max: number): string {

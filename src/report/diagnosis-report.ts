@@ -16,7 +16,7 @@ const VERDICT_TEXT: Record<Diagnosis['verdict'], string> = {
 };
 
 function rateText(f: Finding): string {
-  const parts = [`+${formatCount(f.perInterval)} per interval`];
+  const parts = f.perInterval > 0 ? [`+${formatCount(f.perInterval)} per interval`] : [];
   if (f.perMinute !== undefined) parts.push(`${formatCount(f.perMinute)} per minute`);
   if (f.perUnit !== undefined) parts.push(`${f.perUnit.toFixed(2)} per unit of work`);
   return parts.join(', ');
@@ -27,7 +27,7 @@ function findingBlocks(f: Finding, rank: number): Block[] {
     {
       kind: 'lines',
       lines: [
-        `${rank}. [${f.kind}] ${f.className} × ${formatCount(f.count)} (${rateText(f)}; retains ${formatBytes(f.retainedSize)})`,
+        `${rank}. [${f.kind}] ${f.className} × ${formatCount(f.count)} (${[rateText(f), `retains ${formatBytes(f.retainedSize)}`].filter(Boolean).join('; ')})`,
         ...f.evidence.map((e) => `   - ${e}`),
         ...(f.alsoHeld?.length ? [`   - also held through it: ${f.alsoHeld.join(', ')}`] : []),
         ...(f.signature ? [`   path: ${f.signature}`] : []),

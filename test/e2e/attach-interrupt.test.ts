@@ -34,7 +34,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       assert.equal(r.code, signal === 'SIGINT' ? 130 : 143, r.stderr);
       assert.equal(r.stdout, '', 'no result on stdout');
       assert.match(r.stderr, new RegExp(`${signal}: stopping the capture`));
-      assert.match(r.stderr, /inspector closed/);
+      assert.match(r.stderr, /inspector: closed/);
       assert.deepEqual(readdirSync(out), [], 'neither a partial nor an incomplete snapshot is left');
       assert.deepEqual(target.listeningPorts(), [], 'its inspector is closed');
       await sleep(500); // a target that crashed while its inspector closed would be gone by now

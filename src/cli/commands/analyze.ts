@@ -45,6 +45,6 @@ Examples:
         onPhase: (phase) => progress.phase(phase),
       });
       progress.done();
-      writeResult(format, summary, () => buildAnalyzeDocument(summary, file, sort), globals().noColor);
+      writeResult(format, summary, () => buildAnalyzeDocument(summary, file, sort, summary), globals().noColor);
     });
 }

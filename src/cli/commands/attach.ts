@@ -152,7 +152,7 @@ printed first says for about how long.`)
           progress.done();
           detach = await session.detach();
           if (!detach.inspectorClosed && detach.openedByUs) warn(`the inspector of pid ${session.info.pid} ${detach.note}`);
-          else if (detach.openedByUs) process.stderr.write(`leakhunt: inspector ${detach.note}\n`);
+          else if (detach.openedByUs) process.stderr.write(`leakhunt: inspector: ${detach.note}\n`);
         }
       } finally {
         stop.dispose();

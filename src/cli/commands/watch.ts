@@ -72,7 +72,7 @@ Examples:
           if (session) {
             const detach = await session.detach();
             if (detach.openedByUs && !detach.inspectorClosed) warn(`the inspector of pid ${session.info.pid} ${detach.note}`);
-            else if (detach.openedByUs && !json) process.stderr.write(`leakhunt: inspector ${detach.note}\n`);
+            else if (detach.openedByUs && !json) process.stderr.write(`leakhunt: inspector: ${detach.note}\n`);
           }
         }
       } finally {

@@ -1,0 +1,112 @@
+// Suspicious retention in a single snapshot (`leakhunt analyze`): with one snapshot nothing can be
+// seen growing, but two patterns are rarely innocent in a long-lived service:
+// - many AsyncLocalStorage stores kept alive by async resources (timers, sockets, AsyncResources)
+//   that captured them: each is a finished request's context that cannot be collected;
+// - many copies of objects a process needs a handful of (compiled graphs, tracers, clients).
+// Each suspect comes with one representative, labelled chain and a fix; the verdict stays cautious
+// ("suspected" in the evidence) because one snapshot cannot show growth.
+
+import type { ChainLabeler } from '../analysis/chain-description.js';
+import { describeChain } from '../analysis/chain-description.js';
+import type { HeapAnalysis } from '../analysis/heap-analysis.js';
+import { chainSignature, hopName } from '../analysis/path-signatures.js';
+import { RetainerPaths } from '../analysis/retainer-paths.js';
+import type { Finding } from './diagnose.js';
+import { suggestFix } from './fixes.js';
+import { ASYNC_CONTEXT_EDGES, FRAMEWORK_OBJECTS } from './recognisers.js';
+
+/** Fewer than this many captured stores or duplicated singletons is not worth a finding. */
+const MIN_SUSPECTS = 5;
+
+function stringIndex(analysis: HeapAnalysis, text: string): number {
+  const { strings } = analysis.graph;
+  for (let i = 0; i < strings.count; i++) if (!strings.isLong(i) && strings.get(i) === text) return i;
+  return -1;
+}
+
+/** Store ordinals held by a resource through `<symbol kResourceStore>` or an AsyncContextFrame table. */
+function capturedStores(analysis: HeapAnalysis): Map<string, number[]> {
+  const graph = analysis.graph;
+  const { firstEdge, edgeTarget, edgeNameOrIndex, edgeType, nodeCount } = graph;
+  const storeName = stringIndex(analysis, ASYNC_CONTEXT_EDGES.resourceStore);
+  const tableName = stringIndex(analysis, ASYNC_CONTEXT_EDGES.frameTable);
+  const groups = new Map<string, number[]>();
+  const add = (holder: number, store: number) => {
+    const key = `${hopName(analysis, store)}\u0000${hopName(analysis, holder)}`;
+    const list = groups.get(key);
+    if (list) list.push(store);
+    else groups.set(key, [store]);
+  };
+  const named = (e: number) => edgeType[e] !== graph.edgeTypes.element && edgeType[e] !== graph.edgeTypes.hidden;
+  for (let n = 0; n < nodeCount; n++) {
+    for (let e = firstEdge[n]!, end = firstEdge[n + 1]!; e < end; e++) {
+      if (!named(e)) continue;
+      const name = edgeNameOrIndex[e]!;
+      if (name === storeName && storeName >= 0) {
+        const store = edgeTarget[e]!;
+        if (graph.nodeType[store] === graph.nodeTypes.object) add(n, store);
+      } else if (name === tableName && tableName >= 0 && hopName(analysis, n) === ASYNC_CONTEXT_EDGES.frameClass) {
+        // Frame table: … key, value, key, value …; a key is an AsyncLocalStorage, its store the next slot.
+        const table = edgeTarget[e]!;
+        const bySlot = new Map<string, number>();
+        for (let t = firstEdge[table]!, tend = firstEdge[table + 1]!; t < tend; t++) bySlot.set(graph.edgeNameOf(t), edgeTarget[t]!);
+        for (const [slot, key] of bySlot) {
+          if (hopName(analysis, key) !== ASYNC_CONTEXT_EDGES.storageClass) continue;
+          const store = bySlot.get(String(Number(slot) + 1));
+          if (store !== undefined && graph.nodeType[store] === graph.nodeTypes.object) add(n, store);
+        }
+      }
+    }
+  }
+  return groups;
+}
+
+export function findSuspects(analysis: HeapAnalysis, labelChain?: ChainLabeler): Finding[] {
+  const paths = new RetainerPaths(analysis);
+  const retained = analysis.retainedSizes;
+  const findings: Finding[] = [];
+  for (const [key, stores] of capturedStores(analysis)) {
+    const reachable = stores.filter((s) => paths.isReachable(s));
+    if (reachable.length < MIN_SUSPECTS) continue;
+    const [storeClass, holderClass] = key.split('\u0000') as [string, string];
+    const representative = reachable.reduce((a, b) => (retained[b]! > retained[a]! ? b : a));
+    const path = paths.shortestPath(representative);
+    const chain = describeChain(analysis, path, false, labelChain);
+    findings.push({
+      kind: 'leak',
+      className: storeClass,
+      signature: chainSignature(analysis, path),
+      count: reachable.length,
+      perInterval: 0,
+      retainedSize: reachable.reduce((sum, s) => sum + retained[s]!, 0),
+      chain,
+      fix: suggestFix(storeClass, chain),
+      evidence: [`suspected from one snapshot: ${reachable.length} AsyncLocalStorage stores (${storeClass}) are kept alive by ${holderClass === ASYNC_CONTEXT_EDGES.frameClass ? 'async context frames' : `${holderClass} objects`} that captured them`],
+    });
+  }
+  const rows = analysis.classSummary();
+  for (const few of FRAMEWORK_OBJECTS.filter((f) => f.few)) {
+    for (const row of rows) {
+      if (!few.className.test(row.name) || row.count < MIN_SUSPECTS) continue;
+      let representative = -1;
+      const { classOf } = analysis.classIndex;
+      for (let n = 0; n < classOf.length; n++) {
+        if (classOf[n] === row.classId && paths.isReachable(n) && (representative < 0 || retained[n]! > retained[representative]!)) representative = n;
+      }
+      const path = representative >= 0 ? paths.shortestPath(representative) : [];
+      const chain = describeChain(analysis, path, false, labelChain);
+      findings.push({
+        kind: 'should-be-few',
+        className: row.name,
+        signature: path.length ? chainSignature(analysis, path) : null,
+        count: row.count,
+        perInterval: 0,
+        retainedSize: row.retainedSize,
+        chain,
+        fix: suggestFix(row.name, chain),
+        evidence: [`suspected from one snapshot: ${row.count} ${row.name} alive — a ${few.text} a process needs only a few of`],
+      });
+    }
+  }
+  return findings.sort((a, b) => b.retainedSize - a.retainedSize);
+}

@@ -1,0 +1,52 @@
+// `leakhunt analyze` on single real snapshots: suspicious retention (AsyncLocalStorage stores held by
+// timers, on every store shape) is reported with its labelled chain; a clean program gets none.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { takeSnapshot, removeSnapshots } from '../helpers/take-snapshot.js';
+import { nodeBinaryInfo, type NodeMajor } from '../helpers/node-binaries.js';
+import { runCli } from '../helpers/cli.js';
+
+const shapes: [NodeMajor, string[], RegExp][] = [
+  [20, [], /^RequestContext ← Timeout\["<symbol kResourceStore>"\]/],
+  [24, [], /^RequestContext ← \(array\)\[\] ← AsyncContextFrame\.table ← Timeout\["<symbol kAsyncContextFrame>"\]/],
+  [24, ['--no-async-context-frame'], /^RequestContext ← \{<symbol kResourceStore>\}\["<symbol kResourceStore>"\] ← Timeout\["<symbol kAsyncLocalStorageContext>"\]/],
+];
+
+for (const [node, nodeArgs, signature] of shapes) {
+  test(`analyze flags AsyncLocalStorage stores held by timers (Node ${node} ${nodeArgs.join(' ')})`, async (t) => {
+    const info = nodeBinaryInfo(node);
+    if (!info.path) {
+      t.skip(`no Node ${node} binary: ${info.reason}`);
+      return;
+    }
+    const file = await takeSnapshot('als-timer', { node, nodeArgs, requests: 60 });
+    try {
+      const r = await runCli(['analyze', file, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout);
+      assert.equal(out.verdict, 'leak');
+      const finding = out.findings[0];
+      assert.equal(finding.className, 'RequestContext');
+      assert.ok(finding.count >= 60, `count ${finding.count}`);
+      assert.match(finding.signature, signature);
+      assert.equal(finding.chain[0].label.kind, 'async-context');
+      assert.match(finding.chain[0].label.text, /captured by a timer .*runs heartbeat\(\) at .*als-timer\.cjs:\d+:\d+/);
+      assert.match(finding.fix, /AsyncLocalStorage context/);
+    } finally {
+      removeSnapshots([file]);
+    }
+  });
+}
+
+test('analyze finds nothing suspicious in the control program', async () => {
+  const file = await takeSnapshot('control', { requests: 100 });
+  try {
+    const r = await runCli(['analyze', file, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.verdict, 'none', JSON.stringify(out.findings.map((f: { className: string }) => f.className)));
+  } finally {
+    removeSnapshots([file]);
+  }
+});
