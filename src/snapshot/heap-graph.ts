@@ -50,15 +50,6 @@ export interface EdgeTypeCodes {
   readonly internal: number; readonly hidden: number; readonly shortcut: number; readonly weak: number;
 }
 
-/** Reverse edges in CSR form: retainers of node n are at firstRetainer[n] .. firstRetainer[n+1]-1. */
-export interface Retainers {
-  readonly firstRetainer: Uint32Array;
-  /** The edge index (into edgeType/edgeTarget/...) of each retaining edge. */
-  readonly retainingEdge: Uint32Array;
-  /** The node ordinal that owns each retaining edge. */
-  readonly retainingNode: Uint32Array;
-}
-
 export class HeapGraph {
   readonly nodeCount: number;
   readonly edgeCount: number;
@@ -79,7 +70,6 @@ export class HeapGraph {
   readonly edgeTarget: Uint32Array;
   readonly strings: StringTable;
   readonly extras: SnapshotExtras;
-  #retainers: Retainers | undefined;
 
   constructor(init: HeapGraphInit) {
     this.nodeCount = init.nodeType.length;
@@ -134,39 +124,8 @@ export class HeapGraph {
     return this.strings.get(v);
   }
 
-  /** Reverse edges (CSR), built on first use and kept. */
-  retainers(): Retainers {
-    return (this.#retainers ??= buildRetainers(this));
-  }
-
   /** The ordinal of the node with V8 id `id`, or -1. Linear; callers that need many build an index. */
   ordinalOfId(id: number): number {
     return this.nodeId.indexOf(id);
   }
-}
-
-function buildRetainers(graph: HeapGraph): Retainers {
-  const { nodeCount, edgeCount, edgeTarget, firstEdge } = graph;
-  const firstRetainer = new Uint32Array(nodeCount + 1);
-  for (let e = 0; e < edgeCount; e++) firstRetainer[edgeTarget[e]!]!++;
-  // Exclusive prefix sums, then fill backwards so each node's slots end up in edge order.
-  let sum = 0;
-  for (let n = 0; n < nodeCount; n++) {
-    const c = firstRetainer[n]!;
-    firstRetainer[n] = sum;
-    sum += c;
-  }
-  firstRetainer[nodeCount] = sum;
-  const cursor = firstRetainer.slice(0, nodeCount);
-  const retainingEdge = new Uint32Array(edgeCount);
-  const retainingNode = new Uint32Array(edgeCount);
-  for (let n = 0; n < nodeCount; n++) {
-    const end = firstEdge[n + 1]!;
-    for (let e = firstEdge[n]!; e < end; e++) {
-      const slot = cursor[edgeTarget[e]!]!++;
-      retainingEdge[slot] = e;
-      retainingNode[slot] = n;
-    }
-  }
-  return { firstRetainer, retainingEdge, retainingNode };
 }

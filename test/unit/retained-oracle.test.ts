@@ -24,6 +24,7 @@
 //     objects → vscode `Object`; `(symbol)`, `(object shape)` → `(unknown)`) are listed, not compared.
 
 import { test, type TestContext } from 'node:test';
+import { buildFullRetainers } from '../helpers/full-retainers.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -135,7 +136,7 @@ interface ReplicaTree { idom: Uint32Array; retained: Float64Array }
 function vscodeReplicaDominators(graph: HeapGraph, page: Uint8Array): ReplicaTree {
   const { nodeCount, firstEdge, edgeType, edgeTarget, rootOrdinal: root } = graph;
   const { weak, shortcut } = graph.edgeTypes;
-  const { firstRetainer, retainingEdge, retainingNode } = graph.retainers();
+  const { firstRetainer, retainingEdge, retainingNode } = buildFullRetainers(graph);
   const essential = (n: number, t: number) => t !== weak && (t !== shortcut || n === root);
   const stackNode = new Uint32Array(nodeCount);
   const stackEdge = new Uint32Array(nodeCount);
@@ -286,7 +287,7 @@ function vscodeClassWalk(graph: HeapGraph, classIndex: ClassIndex, tree: Dominat
  */
 function fixpointDominators(graph: HeapGraph, mask: Uint8Array): Uint32Array {
   const { nodeCount, firstEdge, edgeTarget, rootOrdinal: root } = graph;
-  const { firstRetainer, retainingEdge, retainingNode } = graph.retainers();
+  const { firstRetainer, retainingEdge, retainingNode } = buildFullRetainers(graph);
   const retained = new Uint8Array(nodeCount);
   for (let e = 0; e < graph.edgeCount; e++) if (mask[e]! & EDGE_RETAINS) retained[edgeTarget[e]!] = 1;
   const orphans: number[] = [];
