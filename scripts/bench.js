@@ -95,12 +95,15 @@ function generate(mb) {
 
 // --- one measured run -------------------------------------------------------------------------------------
 
-let current; // the process group running now, killed if we are interrupted
+// Stops a tool's process group: SIGTERM first, since leakhunt relaunches itself as a child in a group of its own
+// and forwards SIGTERM to it (a SIGKILL to our group would orphan that child), then SIGKILL what is left.
+function stopGroup(pgid, then = () => {}) {
+  try { process.kill(-pgid, 'SIGTERM'); } catch { /* already gone */ }
+  setTimeout(() => { try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ } then(); }, 5000);
+}
+let current; // the process group running now, stopped if we are interrupted
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    if (current) try { process.kill(-current, 'SIGKILL'); } catch { /* already gone */ }
-    process.exit(130);
-  });
+  process.on(signal, () => (current ? stopGroup(current, () => process.exit(130)) : process.exit(130)));
 }
 
 // Runs `node <argv>` in its own process group; resolves { ok, wallS, rssKiB, stdout, error }.
@@ -121,7 +124,7 @@ function measure(argv, mode) {
     const poll = mode === 'vmhwm' && setInterval(() => {
       try { hwmKiB = Math.max(hwmKiB, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1])); } catch { /* exited */ }
     }, 50);
-    const timer = setTimeout(() => { timedOut = true; try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, timeoutMs);
+    const timer = setTimeout(() => { timedOut = true; stopGroup(child.pid); }, timeoutMs);
     child.on('close', (code, signal) => {
       const wallS = (performance.now() - started) / 1000;
       clearTimeout(timer);
@@ -140,10 +143,11 @@ function measure(argv, mode) {
   });
 }
 
-// The most telling line of a failed tool's stderr: an error or fatal line if there is one, else the first.
+// The most telling line of a failed tool's stderr: the thrown error or fatal line if there is one (not the
+// source line Node echoes above it), else the first.
 function reason(stderr, signal, exit) {
   const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
-  const line = lines.find((l) => /error|fatal|out of memory|panicked|cannot|leakhunt:|unknown command/i.test(l)) ?? lines[0];
+  const line = lines.find((l) => /^(\w*Error\b|FATAL|error:|leakhunt:)|out of memory|panicked/.test(l)) ?? lines[0];
   return `failed: ${line ? line.slice(0, 160) : `exit ${exit}`}${signal ? ` (${signal})` : ''}`;
 }
 
@@ -216,7 +220,8 @@ function toMarkdown({ machine: m, settings, sizes: done }) {
     for (const [t, r] of Object.entries(size.tools)) {
       const name = `${(size.bytes / 1e6).toFixed(0)} MB`;
       if (r.error) {
-        const after = r.error === 'not available' ? '' : ` (after ${r.failedAfterS} s at ${r.failedRssMiB} MiB)`;
+        const rss = r.failedRssMiB ? ` at ${r.failedRssMiB} MiB` : ''; // GNU time reports nothing for a timed-out run
+        const after = r.error === 'not available' ? '' : ` (after ${r.failedAfterS} s${rss})`;
         lines.push(`| ${name} | ${TOOLS[t].label} | – | – | | | | ${r.error.replaceAll('|', '\\|')}${after} |`);
         continue;
       }
@@ -231,7 +236,7 @@ function toMarkdown({ machine: m, settings, sizes: done }) {
 
 ensurePeerTools();
 const mode = measureMode();
-mkdirSync(OUT, { recursive: true });
+mkdirSync(join(OUT, 'runs'), { recursive: true });
 const report = {
   machine: machine(),
   settings: { runs, timeoutMin: timeoutMs / 60_000, nodeFlags, leakhuntBin: opts.leakhunt, rssFrom: mode === 'gnu-time' ? '/usr/bin/time -v' : '/proc VmHWM polled' },
@@ -239,8 +244,11 @@ const report = {
 };
 for (const mb of sizes) {
   report.sizes.push(await benchSize(mb, mode));
-  // Written after every size, so a long run that dies keeps what it measured.
-  writeFileSync(join(OUT, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(join(OUT, 'results.md'), toMarkdown(report));
+  // Written after every size, so a long run that dies keeps what it measured; runs/ keeps every run's copy.
+  const stamp = report.machine.date.replace(/[:.]/g, '-');
+  for (const name of ['results', `runs/${stamp}`]) {
+    writeFileSync(join(OUT, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(OUT, `${name}.md`), toMarkdown(report));
+  }
 }
 process.stdout.write(toMarkdown(report));
