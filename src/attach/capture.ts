@@ -90,6 +90,10 @@ export async function captureSnapshot(
   try {
     events.onPhase?.(index, 'gc', {});
     await session.collectGarbage();
+    if (signal?.aborted) {
+      writer.discard(); // stopped during the GC: do not pause the target again for nothing
+      return undefined;
+    }
     memoryUsage = await session.memoryUsage().catch(() => undefined);
     await session.takeHeapSnapshot(
       (chunk) => {

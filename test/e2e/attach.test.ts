@@ -31,11 +31,13 @@ function privateDir(): string {
   return mkdtempSync(join(tmpdir(), 'leakhunt-attach-'));
 }
 
-async function withTargets<T>(targets: LiveTarget[], body: () => Promise<T>): Promise<T> {
+/** Runs `body`, then stops the targets and removes the directories whatever happened. */
+async function withTargets<T>(targets: LiveTarget[], body: () => Promise<T>, dirs: string[] = []): Promise<T> {
   try {
     return await body();
   } finally {
     await Promise.all(targets.map((t) => t.stop()));
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }
 }
 
@@ -82,8 +84,7 @@ test('attach finds the growing class of a fixture not started with --inspect; th
     assert.match(r.stderr, /pause +~/);
     await sleep(500); // a target that crashed while its inspector closed would be gone by now
     assert.ok(target.alive(), `and keeps running; its stderr:\n${target.stderr()}`);
-  });
-  rmSync(dir, { recursive: true, force: true });
+  }, [dir]);
 });
 
 test('attach refuses a pid that does not exist (exit 4)', async () => {
@@ -126,8 +127,7 @@ test('snapshot uses the inspector of a target started with --inspect=0, and leav
     const lines = w.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; rss?: number; heapUsed?: number });
     assert.ok(lines.filter((l) => l.type === 'memory_sample').every((l) => l.rss! > 0 && l.heapUsed! > 0));
     assert.deepEqual(target.listeningPorts(), [port]);
-  });
-  rmSync(dir, { recursive: true, force: true });
+  }, [dir]);
 });
 
 test('127.0.0.1:9229 held by another inspector: a clear error, never the wrong process; a target on its own port is found', async () => {
@@ -156,6 +156,5 @@ test('127.0.0.1:9229 held by another inspector: a clear error, never the wrong p
     assert.deepEqual(ownPort.listeningPorts(), [], 'closed again');
     await sleep(500);
     assert.ok(ownPort.alive() && blocked.alive() && holder.alive(), 'all three still run');
-  });
-  rmSync(dir, { recursive: true, force: true });
+  }, [dir]);
 });

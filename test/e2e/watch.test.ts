@@ -49,7 +49,7 @@ describe('watch --heap tells which part grows', { concurrency: 2 }, () => {
       const r = await runCli(['watch', String(target.pid), '--heap', '--every', '250ms', '--for', '4s', '--json']);
       assert.equal(r.code, 0, r.stderr);
       const { samples, summary } = parseLines(r.stdout);
-      assert.ok(samples.length >= 10, `${samples.length} samples`);
+      assert.ok(samples.length >= 6, `${samples.length} samples`);
       assert.ok(samples.every((s) => s.rss > 0 && 'limit' in s && s.heapUsed !== undefined && s.external !== undefined && s.arrayBuffers !== undefined));
       assert.equal(summary.growing[0], 'external', JSON.stringify(summary));
       assert.ok(!summary.growing.includes('heap'), `the heap is not called growing: ${JSON.stringify(summary.parts)}`);

@@ -1,7 +1,7 @@
 // What attach, snapshot and watch --heap share on the command line: the target flags (pid, --port,
 // --host, --ws, --connect-timeout), the plan on stderr, the headroom check with --force, and Ctrl-C /
-// SIGTERM: the first one stops the work and lets the detach run (target alive, inspector closed,
-// partial file removed); a second one leaves at once and says what may be left behind.
+// SIGTERM / SIGHUP: the first one stops the work and lets the detach run (target alive, inspector
+// closed, partial file removed); a second one leaves at once and says what may be left behind.
 
 import type { Command } from 'commander';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
@@ -59,9 +59,13 @@ export function printLines(lines: readonly string[]): void {
   if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
 }
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** 128 + the signal number, as a shell reports a process killed by it. */
+const EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
 export interface StopSignals {
   readonly signal: AbortSignal;
-  /** 130 for SIGINT, 143 for SIGTERM, 0 when not stopped. */
+  /** 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP, 0 when not stopped. */
   exitCode(): number;
   dispose(): void;
 }
@@ -73,23 +77,24 @@ export interface StopSignals {
 export function installStopSignals(what: string, state: () => string | undefined): StopSignals {
   const controller = new AbortController();
   const handler = (name: NodeJS.Signals): void => {
+    // A closed terminal (SIGHUP) fails later writes to stderr: that must not stop the detach.
+    if (name === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
     if (!controller.signal.aborted) {
-      process.stderr.write(`\nleakhunt: ${name}: stopping ${what}; leaving the target as it was found (${name} again to quit at once)\n`);
+      const breakLine = process.stderr.isTTY ? '\n' : ''; // end a progress line rewritten in place
+      process.stderr.write(`${breakLine}leakhunt: ${name}: stopping ${what}; leaving the target as it was found (${name} again to quit at once)\n`);
       controller.abort(name);
       return;
     }
     const left = state();
     process.stderr.write(`leakhunt: ${name} again: quitting now${left ? `; ${left}` : ''}\n`);
-    process.exit(name === 'SIGINT' ? 130 : 143);
+    process.exit(EXIT_CODES[name] ?? 130);
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  for (const name of STOP_SIGNALS) process.on(name, handler);
   return {
     signal: controller.signal,
-    exitCode: () => (!controller.signal.aborted ? 0 : controller.signal.reason === 'SIGTERM' ? 143 : 130),
+    exitCode: () => (controller.signal.aborted ? EXIT_CODES[controller.signal.reason as NodeJS.Signals] ?? 130 : 0),
     dispose: () => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
+      for (const name of STOP_SIGNALS) process.off(name, handler);
     },
   };
 }
