@@ -1,10 +1,10 @@
 // `watch` as a function: a memory sample every interval (RSS from /proc, the cgroup limit, and with a
 // session the memoryUsage() figures), for a while or until stopped, then the trend. No GC, no snapshot,
-// no pause: the only thing evaluated in the target is `process.memoryUsage()`.
+// no pause: the only thing evaluated in the target is `process.memoryUsage()`. The trend is computed
+// by the caller (src/diagnose/memory-trend.ts).
 
 import { readCgroupLimit, readMemoryRoom } from './memory-limits.js';
 import { MemorySampler, type MemorySample } from './memory-sampler.js';
-import { summarizeTrend, type MemoryTrend } from './memory-trend.js';
 import { exitsWithin } from './proc-status.js';
 import type { TargetSession } from './session.js';
 
@@ -27,7 +27,8 @@ export interface WatchOptions {
 export interface WatchResult {
   readonly samples: readonly WatchSample[];
   readonly endedBy: 'duration' | 'signal' | 'target-exited';
-  readonly trend: MemoryTrend;
+  /** What is left under the limit at the end (for the time-to-limit estimate). */
+  readonly headroomBytes?: number;
   /** Where the trend's time-to-limit points: the cgroup limit, or the machine's available memory. */
   readonly limitKind?: 'cgroup' | 'machine';
   readonly limitBytes?: number;
@@ -77,7 +78,7 @@ export async function runWatch(options: WatchOptions): Promise<WatchResult> {
   return {
     samples,
     endedBy,
-    trend: summarizeTrend(samples, room?.headroomBytes),
+    ...(room?.headroomBytes === undefined ? {} : { headroomBytes: room.headroomBytes }),
     ...(limitKind ? { limitKind } : {}),
     ...(room?.limitBytes === undefined ? {} : { limitBytes: room.limitBytes }),
   };

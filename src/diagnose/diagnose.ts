@@ -17,7 +17,7 @@ import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import { BACKLOG_FIX, suggestFix } from './fixes.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
-import { trendOf, type MemorySample, type MemoryTrend } from './memory-trend.js';
+import { describeTrend, summarizeTrend, type MemorySample, type MemoryTrend } from './memory-trend.js';
 
 export type Verdict = 'leak' | 'backlog' | 'external' | 'native' | 'warm-up' | 'none';
 
@@ -202,7 +202,11 @@ function smallSteadyGrowth(diff: DiffResult): string | undefined {
 }
 
 export function diagnose(input: DiagnoseInput): Diagnosis {
-  const memory = input.samples && input.samples.length >= 3 ? trendOf(input.samples) : undefined;
+  const memory = input.samples && input.samples.length >= 3 ? summarizeTrend(input.samples) : undefined;
+  const memoryText = memory ? describeTrend(memory) : undefined;
+  // What grows by the timeline: the JS heap first (snapshots explain it), else external, else native.
+  const grows = memory?.growing.includes('heap') ? 'heap' : memory?.growing.includes('external') ? 'external'
+    : memory?.growing.includes('native') || memory?.growing.includes('rss') ? 'native' : undefined;
   const leaks = input.diff.sameProcess ? leakFindings(input) : [];
   const findings: Finding[] = [...leaks, ...fewFindings(input, leaks)];
   const backlog = input.diff.sameProcess ? backlogFindings(input) : [];
@@ -214,9 +218,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   } else if (backlog.length > 0) {
     verdict = 'backlog';
     evidence.push(...backlog[0]!.evidence);
-  } else if (memory?.growing === 'external' || memory?.growing === 'native') {
-    verdict = memory.growing;
-    evidence.push(memory.summary);
+  } else if (grows === 'external' || grows === 'native') {
+    verdict = grows;
+    evidence.push(memoryText!);
   } else if (externalByClass(input.diff)) {
     verdict = 'external';
     evidence.push('ArrayBuffer backing stores account for most of the growth between snapshots');
@@ -227,7 +231,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     const small = smallSteadyGrowth(input.diff);
     evidence.push(small ?? (input.diff.sameProcess ? 'no group of objects grew from snapshot to snapshot' : 'snapshots of different processes: only class totals compared, no growth found in them'));
   }
-  if (memory && verdict !== 'external' && verdict !== 'native') evidence.push(memory.summary);
+  if (memoryText && verdict !== 'external' && verdict !== 'native') evidence.push(memoryText);
   return { verdict, evidence, findings: [...findings, ...backlog], ...(memory ? { memory } : {}) };
 }
 

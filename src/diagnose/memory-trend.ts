@@ -1,74 +1,131 @@
-// The memory timeline in numbers: least-squares slopes of RSS, JS heap and external memory, which of
-// them grows, and when RSS would reach the limit. Used by `attach` (samples over the inspector) and
-// `watch`.
+// What a series of memory samples says (used by watch, attach and the verdict): the RSS slope (least squares), when the limit is reached at
+// that rate, and which part grows. `process.memoryUsage()` splits RSS three ways (DESIGN.md, "Node
+// facts"): heap (heapUsed: JS objects), external (Buffers, ArrayBuffers, wasm) and native, the rest
+// (rss − heapTotal − external: zlib, addons, allocator fragmentation, snapshot leftovers).
+//
+// A part "grows" when its fitted rise over the window is clearly above the noise around the fit (GC
+// makes heapUsed a sawtooth) and above a floor that ignores warm-up crumbs.
 
+/** One reading: RSS from /proc, and the target's process.memoryUsage() when it was asked. */
 export interface MemorySample {
-  /** Milliseconds since the epoch. */
+  /** Unix time in ms. */
   readonly t: number;
   readonly rss: number;
   readonly heapUsed?: number;
+  readonly heapTotal?: number;
   readonly external?: number;
   readonly arrayBuffers?: number;
 }
 
+export type MemoryPart = 'heap' | 'external' | 'native';
+
+export interface Fit {
+  /** Least-squares slope in bytes per ms. */
+  readonly slope: number;
+  /** Fitted rise over the whole window, in bytes. */
+  readonly riseBytes: number;
+  /** Standard deviation of the residuals, in bytes. */
+  readonly noiseBytes: number;
+}
+
+export interface PartTrend extends Fit {
+  readonly part: MemoryPart;
+  readonly bytesPerHour: number;
+  readonly first: number;
+  readonly last: number;
+  readonly growing: boolean;
+}
+
 export interface MemoryTrend {
-  /** Bytes per hour. */
-  readonly rssSlope: number;
-  readonly heapSlope?: number;
-  readonly externalSlope?: number;
-  /** What grows: the JS heap, external memory (Buffers, wasm), native memory (RSS only), or nothing. */
-  readonly growing: 'heap' | 'external' | 'native' | 'none';
-  readonly summary: string;
+  readonly samples: number;
+  readonly durationMs: number;
+  readonly rss: Fit & { readonly bytesPerHour: number; readonly first: number; readonly last: number; readonly growing: boolean };
+  /** Present when the samples carry memoryUsage() figures (watch --heap, attach). */
+  readonly parts?: readonly PartTrend[];
+  /** The growing parts, largest rise first; ['rss'] when only RSS is known and it grows. */
+  readonly growing: readonly (MemoryPart | 'rss')[];
+  /** At the RSS slope, ms until the headroom is used up; undefined when not growing or no headroom known. */
+  readonly timeToLimitMs?: number;
 }
 
-const HOUR_MS = 3_600_000;
-/** Below this, a slope is noise for a verdict (bytes per hour). */
-const FLAT_BYTES_PER_HOUR = 8 * 1024 * 1024;
+const MS_PER_HOUR = 3_600_000;
+/** Below this fitted rise a part is not called growing, whatever the fit says. */
+export const MIN_RISE_BYTES = 1024 * 1024;
+/** The rise must exceed the residual noise this many times. */
+export const NOISE_FACTOR = 2;
 
-/** Least-squares slope of y over t, in bytes per hour. */
-export function slopePerHour(ts: readonly number[], ys: readonly number[]): number {
-  const n = ts.length;
-  if (n < 2) return 0;
-  const mt = ts.reduce((a, b) => a + b, 0) / n;
+export function fitLine(xs: readonly number[], ys: readonly number[]): Fit {
+  const n = xs.length;
+  if (n < 2) return { slope: 0, riseBytes: 0, noiseBytes: 0 };
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
   const my = ys.reduce((a, b) => a + b, 0) / n;
-  let num = 0, den = 0;
+  let sxx = 0, sxy = 0;
   for (let i = 0; i < n; i++) {
-    num += (ts[i]! - mt) * (ys[i]! - my);
-    den += (ts[i]! - mt) ** 2;
+    sxx += (xs[i]! - mx) ** 2;
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
   }
-  return den === 0 ? 0 : (num / den) * HOUR_MS;
-}
-
-function mib(bytes: number): string {
-  return `${(bytes / 1048576).toFixed(1)} MB/hour`;
-}
-
-export function trendOf(samples: readonly MemorySample[]): MemoryTrend {
-  const ts = samples.map((s) => s.t);
-  const rssSlope = slopePerHour(ts, samples.map((s) => s.rss));
-  const hasHeap = samples.every((s) => s.heapUsed !== undefined);
-  const heapSlope = hasHeap ? slopePerHour(ts, samples.map((s) => s.heapUsed!)) : undefined;
-  const externalSlope = hasHeap ? slopePerHour(ts, samples.map((s) => s.external ?? 0)) : undefined;
-  let growing: MemoryTrend['growing'] = 'none';
-  if (heapSlope !== undefined && externalSlope !== undefined) {
-    if (heapSlope > FLAT_BYTES_PER_HOUR && heapSlope >= externalSlope) growing = 'heap';
-    else if (externalSlope > FLAT_BYTES_PER_HOUR) growing = 'external';
-    else if (rssSlope > FLAT_BYTES_PER_HOUR) growing = 'native';
-  } else if (rssSlope > FLAT_BYTES_PER_HOUR) {
-    growing = 'native';
-  }
-  const parts = [`RSS ${mib(rssSlope)}`];
-  if (heapSlope !== undefined) parts.push(`JS heap ${mib(heapSlope)}`, `external ${mib(externalSlope!)}`);
-  const what = {
-    heap: 'the JS heap grows',
-    external: 'external memory (Buffers, ArrayBuffers, wasm) grows while the JS heap is flat',
-    native: 'RSS grows while the JS heap and external memory are flat: native memory (addons, zlib, fragmentation)',
-    none: 'memory is flat',
-  }[growing];
+  const slope = sxx === 0 ? 0 : sxy / sxx;
+  let sse = 0;
+  for (let i = 0; i < n; i++) sse += (ys[i]! - (my + slope * (xs[i]! - mx))) ** 2;
   return {
-    rssSlope,
-    ...(heapSlope !== undefined ? { heapSlope, externalSlope } : {}),
-    growing,
-    summary: `memory timeline: ${parts.join(', ')}: ${what}`,
+    slope,
+    riseBytes: slope * (xs[n - 1]! - xs[0]!),
+    noiseBytes: n > 2 ? Math.sqrt(sse / (n - 2)) : 0,
   };
+}
+
+function isGrowing(fit: Fit, samples: number): boolean {
+  return samples >= 3 && fit.riseBytes >= MIN_RISE_BYTES && fit.riseBytes >= NOISE_FACTOR * fit.noiseBytes;
+}
+
+function partValue(s: MemorySample, part: MemoryPart): number | undefined {
+  if (s.heapUsed === undefined || s.heapTotal === undefined || s.external === undefined) return undefined;
+  if (part === 'heap') return s.heapUsed;
+  if (part === 'external') return s.external;
+  return Math.max(0, s.rss - s.heapTotal - s.external);
+}
+
+/** `headroomBytes`: what is left under the limit at the end (cgroup limit − usage, or MemAvailable). */
+export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?: number): MemoryTrend {
+  const xs = samples.map((s) => s.t);
+  const rssFit = fitLine(xs, samples.map((s) => s.rss));
+  const durationMs = samples.length > 1 ? xs[xs.length - 1]! - xs[0]! : 0;
+  const rssGrowing = isGrowing(rssFit, samples.length);
+  const rss = {
+    ...rssFit,
+    bytesPerHour: rssFit.slope * MS_PER_HOUR,
+    first: samples[0]?.rss ?? 0,
+    last: samples[samples.length - 1]?.rss ?? 0,
+    growing: rssGrowing,
+  };
+  const withHeap = samples.filter((s) => partValue(s, 'heap') !== undefined);
+  let parts: PartTrend[] | undefined;
+  if (withHeap.length >= 2) {
+    const hx = withHeap.map((s) => s.t);
+    parts = (['heap', 'external', 'native'] as const).map((part) => {
+      const ys = withHeap.map((s) => partValue(s, part)!);
+      const fit = fitLine(hx, ys);
+      return { part, ...fit, bytesPerHour: fit.slope * MS_PER_HOUR, first: ys[0]!, last: ys[ys.length - 1]!, growing: isGrowing(fit, ys.length) };
+    });
+  }
+  const growing: (MemoryPart | 'rss')[] = parts
+    ? [...parts].filter((p) => p.growing).sort((a, b) => b.riseBytes - a.riseBytes).map((p) => p.part)
+    : rssGrowing ? ['rss'] : [];
+  const timeToLimitMs = rssFit.slope > 0 && rssGrowing && headroomBytes !== undefined ? headroomBytes / rssFit.slope : undefined;
+  return {
+    samples: samples.length,
+    durationMs,
+    rss,
+    ...(parts ? { parts } : {}),
+    growing,
+    ...(timeToLimitMs === undefined ? {} : { timeToLimitMs }),
+  };
+}
+
+/** One line for a report: the slopes and what grows. */
+export function describeTrend(trend: MemoryTrend): string {
+  const mb = (bytesPerHour: number): string => `${(bytesPerHour / 1048576).toFixed(1)} MB/hour`;
+  const parts = [`RSS ${mb(trend.rss.bytesPerHour)}`, ...(trend.parts ?? []).map((p) => `${p.part} ${mb(p.bytesPerHour)}`)];
+  const what = trend.growing.length === 0 ? 'nothing grows beyond the noise' : `growing: ${trend.growing.join(', ')}`;
+  return `memory timeline over ${Math.round(trend.durationMs / 1000)} s: ${parts.join(', ')}; ${what}`;
 }

@@ -1,7 +1,7 @@
 // `leakhunt attach` / `snapshot` as text: the plan printed on stderr before anything is sent to the
 // target (and its second half once the heap size is known), and the attach report: the target and the
 // capture, a memory timeline drawn as sparklines, then the diff report of the captured series and the
-// interim leak rule's answer.
+// verdict with its findings.
 
 import type { DiffResult, SnapshotInfo } from '../analysis/diff/diff-series.js';
 import type { CapturedSnapshot, CaptureEnd } from '../attach/capture.js';
@@ -11,17 +11,10 @@ import type { Preflight } from '../attach/preflight.js';
 import type { HeadroomCheck, SnapshotEstimate } from '../attach/snapshot-cost.js';
 import type { DetachReport, TargetInfo } from '../attach/session.js';
 import type { GateResult } from '../diagnose/gates.js';
+import type { Diagnosis, Finding, Verdict } from '../diagnose/diagnose.js';
 import { buildDiffDocument } from './diff-report.js';
 import type { Block, ReportDocument } from './document.js';
 import { formatBytes, formatBytesDelta, formatCount } from './format.js';
-
-/** What the interim exit rule concluded (until the diagnosis issue's verdict replaces it). */
-export interface InterimVerdict {
-  readonly leak: boolean;
-  readonly rule: string;
-  readonly reason: string;
-  readonly group?: { readonly className: string; readonly signature: string; readonly retainedSize: number; readonly shareOfGrowth: number };
-}
 
 export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
   readonly gates: readonly GateResult[];
@@ -38,7 +31,9 @@ export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
     readonly endedBy: CaptureEnd;
     readonly inspector: { readonly host: string; readonly port: number; readonly how: InspectorEndpoint['how'] } & DetachReport;
   };
-  readonly interimVerdict: InterimVerdict;
+  readonly verdict: Verdict;
+  readonly evidence: readonly string[];
+  readonly findings: readonly Finding[];
   /** leakhunt's own peak RSS while capturing, and while analysing (measured apart). */
   readonly leakhunt: { readonly captureRssPeak: number; readonly analysisRssPeak?: number };
 }
@@ -130,7 +125,7 @@ export function timelineLines(samples: readonly MemorySample[], fields: readonly
   return lines;
 }
 
-export function buildAttachDocument(out: AttachOutput, options: { top: number }): ReportDocument {
+export function buildAttachDocument(out: AttachOutput, options: { top: number }, diagnosis?: Diagnosis): ReportDocument {
   const c = out.capture;
   const pauses = out.snapshots.map((s) => (s.durationMs === undefined ? '?' : seconds(s.durationMs))).join(', ');
   const span = out.samples.length > 1 ? out.samples[out.samples.length - 1]!.t - out.samples[0]!.t : 0;
@@ -149,8 +144,6 @@ export function buildAttachDocument(out: AttachOutput, options: { top: number })
     { kind: 'code', lines: timelineLines(out.samples) },
   ];
   const diff = { ...out, snapshots: out.snapshots } as DiffResult;
-  blocks.push(...buildDiffDocument(diff, out.gates, options));
-  const v = out.interimVerdict;
-  blocks.push({ kind: 'lines', tone: v.leak ? 'bad' : 'good', lines: [`${v.leak ? 'LEAK SUSPECTED' : 'no leak by the interim rule'}: ${v.reason}`, `(${v.rule})`] });
+  blocks.push(...buildDiffDocument(diff, out.gates, options, diagnosis));
   return blocks;
 }

@@ -2,7 +2,7 @@
 // the end: RSS slope, time to the limit, and which of heap / external / native grows, with what that
 // points at.
 
-import type { MemoryPart, PartTrend } from '../attach/memory-trend.js';
+import type { MemoryPart, MemoryTrend, PartTrend } from '../diagnose/memory-trend.js';
 import type { WatchResult, WatchSample } from '../attach/watch.js';
 import type { Block, ReportDocument } from './document.js';
 import { sparkline } from './attach-report.js';
@@ -37,7 +37,10 @@ function duration(ms: number): string {
   return `${(ms / 3_600_000).toFixed(1)} h`;
 }
 
-export function summaryJson(pid: number | undefined, r: WatchResult): Record<string, unknown> {
+/** A watch run with its trend. */
+export type WatchedResult = WatchResult & { readonly trend: MemoryTrend };
+
+export function summaryJson(pid: number | undefined, r: WatchedResult): Record<string, unknown> {
   const t = r.trend;
   const parts = Object.fromEntries((t.parts ?? []).map((p) => [p.part, { bytesPerHour: Math.round(p.bytesPerHour), riseBytes: Math.round(p.riseBytes), first: p.first, last: p.last, growing: p.growing }]));
   return {
@@ -59,7 +62,7 @@ function partLine(p: PartTrend, values: readonly number[]): string {
   return `${p.part.padEnd(9)} ${sparkline(values, 32).padEnd(32)}  ${formatBytes(p.first)} → ${formatBytes(p.last)}, ${perHour(p.bytesPerHour)}  ${p.growing ? 'GROWING' : 'flat'}`;
 }
 
-export function buildWatchSummary(pid: number | undefined, r: WatchResult): ReportDocument {
+export function buildWatchSummary(pid: number | undefined, r: WatchedResult): ReportDocument {
   const t = r.trend;
   const s = r.samples;
   const heapSamples = s.filter((x) => x.heapUsed !== undefined && x.heapTotal !== undefined && x.external !== undefined);

@@ -1,18 +1,17 @@
 // assertNoLeak(fn): run a unit of work many times in this thread and fail, with the reason, when each
 // run leaves objects behind. Warm-up runs; snapshot S1; N runs; S2; N runs; S3 (each snapshot after
 // pending work settled and two forced collections; in-process-heap.ts). The three snapshots go through
-// the engine of `leakhunt diff` (survivor groups by retainer path, chains labelled by src/diagnose)
-// and proportional-growth.ts decides what grew with the iterations. Throws LeakAssertionError on a leak
-// over the budget, returns quietly otherwise. Never prints.
+// the survivor engine of `leakhunt diff` (survivor-curves.ts: groups by retainer path, chains labelled
+// by src/diagnose), proportional-growth.ts decides what grew with the iterations, and src/diagnose's
+// suggestFix says what to change (choose-fix.ts). Throws LeakAssertionError on a leak over the budget, returns quietly
+// otherwise. Never prints.
 
 import { clearTimeout, setTimeout } from 'node:timers';
-import { diffSnapshotFiles } from '../analysis/diff/diff-series.js';
-import { labelChain } from '../diagnose/chain-labels.js';
-import { diagnose } from '../diagnose/diagnose.js';
-import { suggestFix } from '../diagnose/fixes.js';
+import { chooseFix } from './choose-fix.js';
 import { InProcessHeap } from './in-process-heap.js';
 import { LeakAssertionError, safeChain, safeSignature, type LeakReport } from './leak-error.js';
 import { findProportionalGrowth } from './proportional-growth.js';
+import { survivorCurves } from './survivor-curves.js';
 
 export interface AssertNoLeakOptions {
   /** Runs between consecutive snapshots (N); there are two such intervals. Default 30. */
@@ -45,8 +44,6 @@ export interface NoLeakResult {
 export type UnitOfWork = (iteration: number) => unknown;
 
 const DEFAULTS = { iterations: 30, warmup: 5 } as const;
-/** Survivor groups described with chains: enough for any heap a test produces. */
-const MAX_GROUPS = 5000;
 
 /** Thrown when `timeoutMs` passes before the check is done. */
 export class LeakCheckTimeoutError extends Error {
@@ -147,17 +144,11 @@ export async function assertNoLeak(fn: UnitOfWork, options: AssertNoLeakOptions 
     deadline.check('snapshot 3');
     const s3 = await heap.snapshot('3-after-second-interval');
     deadline.check('analysis');
-    const diff = await diffSnapshotFiles([s1, s2, s3], { groups: MAX_GROUPS, labelChain });
+    const series = await survivorCurves([s1, s2, s3]);
     deadline.check('analysis');
-    if (!diff.sameProcess || !diff.survivors) {
-      // Cannot happen for three snapshots of one thread; if V8's ids ever fail to line up, say so
-      // rather than pass without having looked.
-      throw new Error(`assertNoLeak: the snapshots' object ids do not line up, so survivors cannot be told (${diff.warnings.join('; ')})`);
-    }
-    const diagnosis = diagnose({ diff, unitCount: 2 * iterations });
     const units = 2 * iterations;
-    const reports = findProportionalGrowth(diff, { iterations }).map((g): LeakReport => {
-      const same = diagnosis.findings.find((f) => f.signature === g.signature);
+    const reports = findProportionalGrowth(series.groups, iterations).map((g): LeakReport => {
+      const chain = safeChain(g.chain);
       return {
         className: g.className,
         perIteration: g.count / units,
@@ -165,8 +156,8 @@ export async function assertNoLeak(fn: UnitOfWork, options: AssertNoLeakOptions 
         count: g.count,
         counts: g.counts,
         signature: safeSignature(g.signature),
-        chain: safeChain(g.chain),
-        fix: same?.fix ?? suggestFix(g.className, g.chain),
+        chain,
+        fix: chooseFix(g.className, chain),
         alsoHeld: g.alsoHeld,
         byClass: g.byClass,
       };
@@ -182,7 +173,6 @@ export async function assertNoLeak(fn: UnitOfWork, options: AssertNoLeakOptions 
         warmup,
         bytesPerIterationBudget: budget,
         snapshots,
-        diagnosis: { verdict: diagnosis.verdict, evidence: diagnosis.evidence },
       });
     }
     return { iterations, warmup, tolerated: reports, snapshots, durationMs: Date.now() - started };

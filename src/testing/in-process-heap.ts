@@ -66,9 +66,24 @@ export class InProcessHeap {
     await this.#post('HeapProfiler.collectGarbage');
   }
 
+  /**
+   * Has V8 compute the line ends of every script. The snapshot records a source location for every
+   * function, and on Node 20 V8 finds it by scanning the script's source from the start when the
+   * script has no line ends yet: one large bundle (TypeScript's 9 MB, a test runner's own) made one
+   * snapshot take 41 s instead of 1.2 s here. Enabling the Debugger domain computes them for all
+   * scripts (0.4 s for 145, once). Both commands are posted in one synchronous step, so no JavaScript
+   * runs while the domain is on (a `debugger` statement would otherwise pause this very thread).
+   */
+  #prepareScripts(): Promise<unknown> {
+    const on = this.#post('Debugger.enable');
+    const off = this.#post('Debugger.disable');
+    return Promise.all([on, off]);
+  }
+
   /** Settles, then writes a snapshot of this thread's heap to `<dir>/<name>.heapsnapshot`. */
   async snapshot(name: string): Promise<string> {
     if (this.#closed) throw new Error('the heap session is closed');
+    await this.#prepareScripts();
     await this.settle();
     const file = join(this.dir, `${name}.heapsnapshot`);
     const fd = openSync(file, 'wx', 0o600);

@@ -38,8 +38,6 @@ export interface LeakErrorData {
   readonly bytesPerIterationBudget: number;
   /** The snapshot files, when kept (`keepSnapshots`). */
   readonly snapshots: readonly string[];
-  /** `leakhunt diff`'s verdict on the same three snapshots, for comparison. */
-  readonly diagnosis: { readonly verdict: string; readonly evidence: readonly string[] };
 }
 
 /** Hops shown in a message; the rest are counted. */
@@ -115,7 +113,6 @@ export class LeakAssertionError extends AssertionError {
   readonly warmup: number;
   readonly bytesPerIterationBudget: number;
   readonly snapshots: readonly string[];
-  readonly diagnosis: LeakErrorData['diagnosis'];
 
   constructor(data: LeakErrorData) {
     super({ message: leakMessage(data), operator: 'fail', stackStartFn: new.target });
@@ -124,6 +121,5 @@ export class LeakAssertionError extends AssertionError {
     this.warmup = data.warmup;
     this.bytesPerIterationBudget = data.bytesPerIterationBudget;
     this.snapshots = data.snapshots;
-    this.diagnosis = data.diagnosis;
   }
 }

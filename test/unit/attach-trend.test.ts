@@ -4,10 +4,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DiffResult } from '../../src/analysis/diff/diff-series.js';
 import type { MemorySample } from '../../src/attach/memory-sampler.js';
-import { fitLine, summarizeTrend } from '../../src/attach/memory-trend.js';
-import { interimVerdict } from '../../src/cli/commands/attach.js';
+import { fitLine, summarizeTrend } from '../../src/diagnose/memory-trend.js';
 import { sparkline } from '../../src/report/attach-report.js';
 
 const MiB = 1024 * 1024;
@@ -65,35 +63,4 @@ test('sparkline: scaled min..max, averaged into the width', () => {
   assert.equal(sparkline([]), '');
 });
 
-function diffWith(growth: number, groups: { className: string; retainedSize: number; counts: number[]; grew: boolean | null }[], snapshots = 3): DiffResult {
-  return {
-    schemaVersion: 1,
-    snapshots: Array.from({ length: snapshots }, (_, i) => ({ file: `s${i}`, nodeCount: 1, edgeCount: 1, totalSize: 1, maxId: i })),
-    sameProcess: true,
-    warnings: [],
-    growth,
-    classes: [],
-    survivors: {
-      count: 0,
-      size: 0,
-      groups: groups.map((g) => ({
-        signature: `${g.className} ← x`, className: g.className, count: g.counts[g.counts.length - 1]!, selfSize: g.retainedSize,
-        retainedSize: g.retainedSize, counts: g.counts, growthPerInterval: 1, grewEveryInterval: g.grew, chain: [],
-      })),
-    },
-  };
-}
 
-test('interim rule: a group that grew in every interval with ≥ 10% of the growth is a suspected leak', () => {
-  const leak = interimVerdict(diffWith(100_000, [
-    { className: 'Noise', retainedSize: 5_000, counts: [0, 1, 2], grew: true },
-    { className: 'CacheEntry', retainedSize: 60_000, counts: [0, 50, 100], grew: true },
-  ]));
-  assert.equal(leak.leak, true);
-  assert.equal(leak.group?.className, 'CacheEntry');
-  assert.equal(leak.group?.shareOfGrowth, 0.6);
-  assert.equal(interimVerdict(diffWith(100_000, [{ className: 'Small', retainedSize: 9_999, counts: [0, 1, 2], grew: true }])).leak, false, 'under 10%');
-  assert.equal(interimVerdict(diffWith(100_000, [{ className: 'Backlog', retainedSize: 90_000, counts: [0, 80, 60], grew: false }])).leak, false, 'fell back');
-  assert.equal(interimVerdict(diffWith(-5, [{ className: 'X', retainedSize: 10, counts: [0, 1, 2], grew: true }])).leak, false, 'no growth');
-  assert.match(interimVerdict(diffWith(100, [], 2)).reason, /fewer than 3 snapshots/);
-});

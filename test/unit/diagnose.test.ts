@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnose } from '../../src/diagnose/diagnose.js';
-import { trendOf, slopePerHour, type MemorySample } from '../../src/diagnose/memory-trend.js';
+import type { MemorySample } from '../../src/diagnose/memory-trend.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../../src/analysis/diff/diff-series.js';
 
 function row(name: string, counts: number[], deleted: number[] = counts.slice(1).map(() => 0), sizeEach = 100): ClassDiffRow {
@@ -86,7 +86,7 @@ test('backlog: pending work replaced between snapshots, and whether it drains', 
 });
 
 function samples(f: (minute: number) => Partial<MemorySample>): MemorySample[] {
-  return Array.from({ length: 11 }, (_, m) => ({ t: m * 60_000, rss: 200e6, heapUsed: 50e6, external: 5e6, arrayBuffers: 4e6, ...f(m) }));
+  return Array.from({ length: 11 }, (_, m) => ({ t: m * 60_000, rss: 200e6, heapUsed: 50e6, heapTotal: 60e6, external: 5e6, arrayBuffers: 4e6, ...f(m) }));
 }
 
 test('external and native verdicts come from the memory timeline', () => {
@@ -96,16 +96,13 @@ test('external and native verdicts come from the memory timeline', () => {
   const native = diagnose({ diff: flat, samples: samples((m) => ({ rss: 200e6 + m * 3e6 })) });
   assert.equal(native.verdict, 'native');
   assert.equal(diagnose({ diff: flat, samples: samples(() => ({})) }).verdict, 'none');
+  const heap = diagnose({ diff: flat, samples: samples((m) => ({ heapUsed: 50e6 + m * 2e6, heapTotal: 60e6 + m * 2e6, rss: 200e6 + m * 2e6 })) });
+  assert.notEqual(heap.verdict, 'external');
+  assert.notEqual(heap.verdict, 'native');
+  assert.match(heap.evidence.join(' '), /growing: heap/);
 });
 
 test('warm-up: growth in the first interval only', () => {
   const d = diagnose({ diff: diffOf([row('(compiled code)', [1000, 1300, 1300]), row('Map', [5, 9, 9])]) });
   assert.equal(d.verdict, 'warm-up');
-});
-
-test('slopes are least squares in bytes per hour', () => {
-  assert.equal(slopePerHour([0, 1_800_000, 3_600_000], [0, 50, 100]), 100);
-  const t = trendOf(samples((m) => ({ heapUsed: 50e6 + m * 1e6 })));
-  assert.equal(t.growing, 'heap');
-  assert.ok(Math.abs(t.heapSlope! - 60e6) < 1);
 });

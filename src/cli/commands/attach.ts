@@ -4,7 +4,7 @@
 // analysis afterwards is measured and reported apart.
 
 import type { Command } from 'commander';
-import { diffSnapshotFiles, type DiffResult } from '../../analysis/diff/diff-series.js';
+import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
 import { captureSeries, type CaptureResult } from '../../attach/capture.js';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
 import type { OpenedTarget } from '../../attach/open-target.js';
@@ -12,8 +12,10 @@ import { readProcStatus, resetPeakRss } from '../../attach/proc-status.js';
 import type { DetachReport } from '../../attach/session.js';
 import { prepareOutputDir } from '../../attach/snapshot-file.js';
 import { evaluateGates } from '../../diagnose/gates.js';
+import { labelChain } from '../../diagnose/chain-labels.js';
+import { diagnose } from '../../diagnose/diagnose.js';
 import { AttachError, ExitCode, UsageError } from '../../errors.js';
-import { buildAttachDocument, type AttachOutput, type InterimVerdict } from '../../report/attach-report.js';
+import { buildAttachDocument, type AttachOutput } from '../../report/attach-report.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import { parseDuration, parseTop } from '../parse-options.js';
 import { createProgress } from '../progress.js';
@@ -38,35 +40,7 @@ interface AttachFlags extends TargetFlags {
   maxGrowth?: string;
   maxClassGrowth: string[];
   maxSurvivorSize?: string;
-}
-
-/** Share of the live-size growth a steadily growing survivor group must hold for the interim rule. */
-export const INTERIM_SHARE_OF_GROWTH = 0.1;
-const INTERIM_RULE = 'interim rule until the diagnosis lands: exit 1 when a survivor group grew in every interval and holds ≥ 10% of the live-size growth';
-
-/**
- * The interim exit rule (until the diagnosis issue's verdict replaces it): a leak is suspected when a
- * survivor group grew in every interval (so at least 3 snapshots) and retains at least 10% of the
- * growth of the live size. Steady growth of a group that matters, not noise from a warm-up.
- */
-export function interimVerdict(diff: DiffResult): InterimVerdict {
-  const groups = diff.survivors?.groups ?? [];
-  const suspect = diff.growth > 0
-    ? groups.find((g) => g.grewEveryInterval === true && g.retainedSize >= INTERIM_SHARE_OF_GROWTH * diff.growth)
-    : undefined;
-  if (!suspect) {
-    const why = diff.snapshots.length < 3
-      ? 'fewer than 3 snapshots: growth in every interval cannot be told'
-      : diff.growth <= 0 ? 'the live size did not grow' : 'no survivor group grew in every interval with ≥ 10% of the growth';
-    return { leak: false, rule: INTERIM_RULE, reason: why };
-  }
-  const share = suspect.retainedSize / diff.growth;
-  return {
-    leak: true,
-    rule: INTERIM_RULE,
-    reason: `${suspect.count} × ${suspect.className} grew in every interval (${suspect.counts.join(' → ')}) and retains ${Math.round(share * 100)}% of the live-size growth`,
-    group: { className: suspect.className, signature: suspect.signature, retainedSize: suspect.retainedSize, shareOfGrowth: share },
-  };
+  unitCount?: string;
 }
 
 function defaultOutDir(pid: number): string {
@@ -96,7 +70,8 @@ export function registerAttach(program: Command, globals: () => GlobalOptions, s
     .option('--json', 'print the result as JSON: diff\'s object plus target, samples, snapshots, capture')
     .option('--markdown', 'print Markdown')
     .option('--progress', 'show progress on stderr even with --json')
-    .option('--no-progress', 'never show progress');
+    .option('--no-progress', 'never show progress')
+    .option('--unit-count <n>', 'units of work (turns, requests) the target did between the first and the last snapshot, for per-unit rates');
   addTargetOptions(addGateOptions(command))
     .addHelpText('after', `
 Examples:
@@ -174,6 +149,7 @@ printed first says for about how long.`)
       let label = 'reading';
       const diff = await diffSnapshotFiles(kept.map((s) => s.file), {
         groups,
+        labelChain,
         onSnapshot: (i, n) => (label = `analysing snapshot ${i + 1} of ${n}`),
         onBytes: (read, total) => analysisProgress.bytes(label, read, total),
         onPhase: (phase) => analysisProgress.phase(phase),
@@ -181,7 +157,9 @@ printed first says for about how long.`)
       analysisProgress.done();
       const analysisRssPeak = readProcStatus('self').peakRssBytes;
       const gates = evaluateGates(diff, limits);
-      const verdict = interimVerdict(diff);
+      const elapsedMs = Date.parse(kept[kept.length - 1]!.takenAt) - Date.parse(kept[0]!.takenAt);
+      const unitCount = flags.unitCount === undefined ? undefined : parseTop(flags.unitCount);
+      const diagnosis = diagnose({ diff, samples: capture.samples, ...(elapsedMs > 0 ? { elapsedMs } : {}), ...(unitCount ? { unitCount } : {}) });
       const byFile = new Map(kept.map((s) => [s.file, s]));
       const output: AttachOutput = {
         ...diff,
@@ -201,14 +179,16 @@ printed first says for about how long.`)
           endedBy: capture.endedBy,
           inspector: { host: opened.session.endpoint.host, port: opened.session.endpoint.port, how: opened.session.endpoint.how, ...detach },
         },
-        interimVerdict: verdict,
+        verdict: diagnosis.verdict,
+        evidence: diagnosis.evidence,
+        findings: diagnosis.findings,
         leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },
       };
       if (format !== 'text') for (const w of diff.warnings) warn(w);
-      writeResult(format, output, () => buildAttachDocument(output, { top }), globals().noColor);
+      writeResult(format, output, () => buildAttachDocument(output, { top }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
-      if (verdict.leak) process.stderr.write(`leakhunt: LEAK SUSPECTED: ${verdict.reason}\n`);
-      if (failed.length > 0 || verdict.leak) status.raise(ExitCode.leak);
+      if (diagnosis.verdict === 'leak') process.stderr.write(`leakhunt: LEAK: ${diagnosis.evidence[0] ?? ''}\n`);
+      if (failed.length > 0 || diagnosis.verdict === 'leak') status.raise(ExitCode.leak);
     });
 }

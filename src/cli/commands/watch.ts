@@ -8,6 +8,7 @@ import type { InspectorEndpoint } from '../../attach/inspector-port.js';
 import type { OpenedTarget } from '../../attach/open-target.js';
 import { assertAttachable, runPreflight } from '../../attach/preflight.js';
 import { runWatch, type WatchResult } from '../../attach/watch.js';
+import { summarizeTrend } from '../../diagnose/memory-trend.js';
 import { UsageError } from '../../errors.js';
 import { connectionLine } from '../../report/attach-report.js';
 import { buildWatchSummary, sampleJson, sampleLine, summaryJson } from '../../report/watch-report.js';
@@ -80,7 +81,8 @@ Examples:
       }
       const pid = address.pid ?? opened?.session.info.pid;
       if (result.endedBy === 'target-exited') warn(`pid ${pid} exited`);
-      if (json) process.stdout.write(`${JSON.stringify(summaryJson(pid, result))}\n`);
-      else process.stdout.write(`\n${renderTerminal(buildWatchSummary(pid, result), terminalChalk(process.stdout, globals().noColor))}`);
+      const watched = { ...result, trend: summarizeTrend(result.samples, result.headroomBytes) };
+      if (json) process.stdout.write(`${JSON.stringify(summaryJson(pid, watched))}\n`);
+      else process.stdout.write(`\n${renderTerminal(buildWatchSummary(pid, watched), terminalChalk(process.stdout, globals().noColor))}`);
     });
 }

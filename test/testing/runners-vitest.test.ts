@@ -1,0 +1,31 @@
+// assertNoLeak under vitest, spawned as a user runs it: in worker threads (pool threads: the inspector
+// session connects to the worker's own isolate) and in child processes (pool forks, vitest 4's
+// default). A clean function passes; a leak fails its test with the class, the rate and the chain.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resultsByTitle, runnerScript, runRunner } from './spawn-runner.js';
+
+const vitest = runnerScript('vitest');
+
+for (const [pool, thread] of [['threads', 'worker'], ['forks', 'main']] as const) {
+  test(`vitest --pool ${pool}: a clean function passes, a leak fails with its class and chain`, { skip: vitest.reason ?? false }, async (t) => {
+    const run = await runRunner(
+      [vitest.path!, 'run', '--config', 'test/runners/vitest.config.mjs', '--root', '.', '--pool', pool],
+      { LEAKHUNT_EXPECT_THREAD: thread },
+      (file) => ['--reporter', 'json', '--outputFile', file],
+    );
+    t.diagnostic(`vitest --pool ${pool}: ${run.ms} ms`);
+    assert.ok(run.report, `no JSON report; exit ${run.code}:\n${run.output}`);
+    const results = resultsByTitle(run.report);
+    assert.equal(results.get('runs in the expected kind of thread')?.status, 'passed', `not in a ${thread} thread:\n${run.output}`);
+    assert.equal(results.get('a clean function passes')?.status, 'passed', results.get('a clean function passes')?.failure);
+    const leak = results.get('a leak fails the test (expected to fail)');
+    assert.equal(leak?.status, 'failed');
+    assert.match(leak.failure, /AssertionError: assertNoLeak: each iteration leaves 1 RunRecord behind \(\d+ B per iteration\)/);
+    assert.match(leak.failure, /RunRecord @\d+ +\(retains/);
+    assert.match(leak.failure, /← \[\d+\] \(element\) in Array @\d+/);
+    assert.match(leak.failure, /fix: RunRecord objects are pushed into the array/);
+    assert.equal(run.code, 1, 'vitest exits 1 for the failed test');
+  });
+}
