@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `npm run demo`: the main job on a bundled example. Runs the leaking agent fixture
-// (fixtures/agent-demo.cjs) until it has served some turns, has it write a heap snapshot, then runs
-// `leakhunt analyze` on that snapshot. Files go to ./demo-out (owner-only).
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, chmodSync } from 'node:fs';
+// `npm run demo`: the main job on a bundled example. Starts the leaking agent fixture
+// (fixtures/agent-demo.cjs: an agent loop whose tracer keeps every finished run) as an ordinary
+// process — no --inspect — and runs `leakhunt attach` on it: preflight, inspector opened with SIGUSR1,
+// three snapshots five seconds apart, the inspector closed again, then the diagnosis. Snapshots go to
+// ./demo-out (owner-only). The fixture is stopped at the end.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, chmodSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
@@ -11,18 +13,32 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'demo-out');
 mkdirSync(out, { recursive: true, mode: 0o700 });
 chmodSync(out, 0o700);
-const snapshot = join(out, 'agent-demo.heapsnapshot');
+const captureDir = join(out, 'attach');
+rmSync(captureDir, { recursive: true, force: true });
 
-console.error('demo: running fixtures/agent-demo.cjs (an agent loop whose tracer keeps every run) for 2,000 turns…');
-const fixture = spawnSync(process.execPath, [join(root, 'fixtures/agent-demo.cjs')], {
-  stdio: 'inherit',
-  env: { ...process.env, LEAKHUNT_SNAPSHOT_AFTER: '2000', LEAKHUNT_SNAPSHOT_PATH: snapshot, LEAKHUNT_FIXTURE_RATE: '100000' },
-  timeout: 120_000,
+const agent = spawn(process.execPath, [join(root, 'fixtures/agent-demo.cjs')], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: { ...process.env, LEAKHUNT_FIXTURE_RATE: '200' },
 });
-if (fixture.status !== 0) {
-  console.error(`demo: the fixture failed (exit ${fixture.status ?? fixture.signal})`);
+const stopAgent = () => {
+  if (agent.exitCode === null) agent.kill('SIGTERM');
+};
+process.on('exit', stopAgent);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {}); // leakhunt (same group) handles Ctrl-C
+
+await new Promise((resolve) => setTimeout(resolve, 1500));
+if (agent.exitCode !== null) {
+  console.error(`demo: the agent fixture exited early (${agent.exitCode})`);
   process.exit(1);
 }
-console.error(`demo: snapshot written to ${snapshot}; now: leakhunt analyze ${snapshot} --top 10\n`);
-const run = spawnSync(process.execPath, [join(root, 'bin/leakhunt.js'), 'analyze', snapshot, '--top', '10'], { stdio: 'inherit' });
+const args = ['attach', String(agent.pid), '--snapshots', '3', '--interval', '5s', '--sample-every', '500ms', '--out', captureDir, '--top', '8', '--groups', '3'];
+console.error(`demo: a leaking agent runs as pid ${agent.pid}; now: leakhunt ${args.join(' ')}\n`);
+const run = spawnSync(process.execPath, [join(root, 'bin/leakhunt.js'), ...args], { stdio: 'inherit' });
+const alive = agent.exitCode === null;
+stopAgent();
+// attach exits 1 when its verdict is a leak: for this fixture that is the expected answer.
+if (run.status === 1 || run.status === 0) {
+  console.error(`\ndemo: done (leakhunt exit ${run.status}${run.status === 1 ? ': leak found, as expected' : ''}); the agent was ${alive ? 'still running when leakhunt detached' : 'gone'}; snapshots in ${captureDir}`);
+  process.exit(0);
+}
 process.exit(run.status ?? 1);

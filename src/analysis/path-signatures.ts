@@ -154,17 +154,26 @@ function isListLink(analysis: HeapAnalysis, node: number, holder: number, name: 
 }
 
 /**
- * The label of the link that holds `node`: the folded edge name, except for members of a linked list
- * (a node some other node of its own class also retains), whose entry edge (`_idleNext` for the first
- * half of a list, `_idlePrev` for the second, in a shortest-path tree) says nothing about the leak.
+ * The label of the link that holds `node`: the folded edge name, except for members of a linked list,
+ * whose entry edge (`_idleNext` for the first half of a list, `_idlePrev` for the second, in a
+ * shortest-path tree) says nothing about the leak. A member of a list both is held by and holds
+ * another object of its own class (Timeout ⇄ Timeout); a node of a tree held through an array of
+ * children, or a root its children point back to, is not.
  */
 function linkLabel(analysis: HeapAnalysis, node: number, edge: number, name: string): string {
   const graph = analysis.graph;
-  if (!isListCandidate(analysis, node, name)) return edgeLabel(graph, edge, true);
+  if (!isListCandidate(analysis, node, name) || edge < 0) return edgeLabel(graph, edge, true);
   const { firstRetainer, retainingNode } = analysis.retainers;
-  for (let s = firstRetainer[node]!, end = firstRetainer[node + 1]!; s < end; s++) {
+  let heldBySame = false;
+  for (let s = firstRetainer[node]!, end = firstRetainer[node + 1]!; s < end && !heldBySame; s++) {
     const u = retainingNode[s]!;
-    if (u !== node && hopName(analysis, u) === name) return ' (list)';
+    heldBySame = u !== node && hopName(analysis, u) === name;
+  }
+  if (!heldBySame) return edgeLabel(graph, edge, true);
+  const { firstEdge, edgeTarget } = graph;
+  for (let e = firstEdge[node]!, end = firstEdge[node + 1]!; e < end; e++) {
+    const t = edgeTarget[e]!;
+    if (t !== node && analysis.edgeMask[e] !== 0 && hopName(analysis, t) === name) return ' (list)';
   }
   return edgeLabel(graph, edge, true);
 }
