@@ -50,3 +50,11 @@ export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = pr
     },
   };
 }
+
+/**
+ * Whether a command shows progress: `--progress` / `--no-progress` when given, else only for text
+ * output (JSON and Markdown go to files and pipes, where progress lines are noise).
+ */
+export function wantsProgress(command: { getOptionValueSource(key: string): string | undefined }, flag: boolean | undefined, textOutput: boolean): boolean {
+  return command.getOptionValueSource('progress') === 'cli' ? flag === true : textOutput;
+}

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { analyzeSnapshotFile } from '../../index.js';
 import { buildAnalyzeDocument } from '../../report/analyze-report.js';
 import { parseChoice, parseTop } from '../parse-options.js';
-import { createProgress } from '../progress.js';
+import { createProgress, wantsProgress } from '../progress.js';
 import { formatOf, writeResult } from '../output.js';
 import type { GlobalOptions } from '../global-options.js';
 
@@ -36,8 +36,7 @@ Examples:
       const top = parseTop(flags.top);
       const sort = parseChoice('--sort', flags.sort, ['retained', 'self', 'count'] as const);
       const format = formatOf(flags);
-      const explicit = command.getOptionValueSource('progress') === 'cli';
-      const progress = createProgress(explicit ? flags.progress === true : format === 'text');
+      const progress = createProgress(wantsProgress(command, flags.progress, format === 'text'));
       const summary = await analyzeSnapshotFile(file, {
         top,
         sort,

@@ -18,7 +18,7 @@ import { AttachError, ExitCode, UsageError } from '../../errors.js';
 import { buildAttachDocument, type AttachOutput } from '../../report/attach-report.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import { parseDuration, parseTop } from '../parse-options.js';
-import { createProgress } from '../progress.js';
+import { createProgress, wantsProgress } from '../progress.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
 import { addGateOptions, gateLimitsOf } from './diff.js';
 import {
@@ -92,8 +92,7 @@ printed first says for about how long.`)
       const groups = parseTop(flags.groups);
       const limits = gateLimitsOf(flags);
       const format = formatOf(flags);
-      const explicit = cmd.getOptionValueSource('progress') === 'cli';
-      const showProgress = explicit ? flags.progress === true : format === 'text';
+      const showProgress = wantsProgress(cmd, flags.progress, format === 'text');
       const work = `${count} snapshots ${flags.interval} apart, each after a forced GC; memory samples every ${flags.sampleEvery}; into ${flags.out ?? defaultOutDir(address.pid ?? 0)}`;
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;

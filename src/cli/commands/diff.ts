@@ -8,7 +8,7 @@ import { diagnose } from '../../diagnose/diagnose.js';
 import { buildDiffDocument } from '../../report/diff-report.js';
 import { UsageError, ExitCode } from '../../errors.js';
 import { parseSize, parseTop } from '../parse-options.js';
-import { createProgress } from '../progress.js';
+import { createProgress, wantsProgress } from '../progress.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
 
@@ -79,8 +79,7 @@ Examples:
       const groups = parseTop(flags.groups);
       const limits = gateLimitsOf(flags);
       const format = formatOf(flags);
-      const explicit = cmd.getOptionValueSource('progress') === 'cli';
-      const progress = createProgress(explicit ? flags.progress === true : format === 'text');
+      const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'));
       let label = 'reading';
       const result = await diffSnapshotFiles(files, {
         groups,

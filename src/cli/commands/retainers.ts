@@ -8,7 +8,7 @@ import { buildRetainersDocument } from '../../report/retainers-report.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { UsageError } from '../../errors.js';
 import { parseTop } from '../parse-options.js';
-import { createProgress } from '../progress.js';
+import { createProgress, wantsProgress } from '../progress.js';
 import { formatOf, writeResult } from '../output.js';
 import type { GlobalOptions } from '../global-options.js';
 
@@ -57,8 +57,7 @@ Examples:
       const paths = parseTop(flags.paths);
       const depth = parseTop(flags.depth);
       const format = formatOf(flags);
-      const explicit = cmd.getOptionValueSource('progress') === 'cli';
-      const progress = createProgress(explicit ? flags.progress === true : format === 'text');
+      const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'));
       const graph = await parseSnapshotFile(file, { onProgress: (read, total) => progress.bytes('reading', read, total) });
       const analysis = new HeapAnalysis(graph, { onPhase: (phase) => progress.phase(phase) });
       const lookup = findRetainers(analysis, target, { paths, depth, showStrings: flags.showStrings === true, labelChain });

@@ -3,6 +3,7 @@
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { wantsProgress } from '../progress.js';
 import { captureSnapshot, type CapturedSnapshot } from '../../attach/capture.js';
 import { ConnectionClosedError } from '../../attach/cdp-connection.js';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
@@ -46,7 +47,7 @@ Examples:
     .action(async (pidArg: string | undefined, flags: SnapshotFlags, cmd: Command) => {
       const address = targetAddressOf(pidArg, flags);
       const json = flags.json === true;
-      const showProgress = cmd.getOptionValueSource('progress') === 'cli' ? flags.progress === true : !json;
+      const showProgress = wantsProgress(cmd, flags.progress, !json);
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;
       const stop = installStopSignals('the snapshot', () => leftBehind(opened?.session, seen, address.pid));
