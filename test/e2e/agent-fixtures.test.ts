@@ -93,23 +93,22 @@ function groups(out: DiffJson, className: string): Group[] {
  */
 const WARM_UP_CLASSES = new Set(['(compiled code)', '(object shape)', 'Timeout']);
 
+const heldByLangSmithQueue = (g: Group) => g.chain.some((h) => h.node.className === 'AutoBatchQueue');
+
 /**
- * No class (but code, shapes and timers) gains an object per turn in EVERY interval — unless its new
- * objects are waiting in LangSmith's auto-batch queue (`Client.autoBatchQueue`: run payloads that leave on
- * the next flush; how many are there at a snapshot depends on timing, not on the number of turns).
+ * Nothing grows per turn: no survivor group (objects of one class on one retainer path, born after the
+ * first snapshot) gains one object per two turns in EVERY interval. Left out: objects waiting in LangSmith's
+ * auto-batch queue (`Client.autoBatchQueue`: run payloads that leave on the next flush, as many as the timing
+ * makes) and the warm-up/timer classes above. Whole-class counts are not used here: with tracing on, strings,
+ * closures and promises of in-flight uploads vary with timing across many paths (measured: `Function`
+ * +58/+53 and `(concatenated string)` +90/+39 over 20–30 healthy turns), which is not a per-turn leak.
  */
 function assertNothingGrowsPerTurn(out: DiffJson, turnsPerInterval: number): void {
-  for (const c of out.classes) {
-    if (WARM_UP_CLASSES.has(c.name)) continue;
-    const deltas = c.counts.slice(1).map((n, i) => n - c.counts[i]!);
-    if (!deltas.every((d) => d >= turnsPerInterval)) continue;
-    const survivors = out.survivors?.groups.filter((g) => g.className === c.name) ?? [];
-    const total = survivors.reduce((n, g) => n + g.count, 0);
-    const queued = survivors.filter((g) => g.chain.some((h) => h.node.className === 'AutoBatchQueue')).reduce((n, g) => n + g.count, 0);
-    assert.ok(
-      total > 0 && queued >= 0.9 * total,
-      `${c.name} grew by at least one per turn in every interval: ${c.counts.join(' → ')}${survivors[0] ? `; ${survivors[0].signature}` : ''}`,
-    );
+  assert.ok(out.survivors, 'survivors are computed for one process');
+  for (const g of out.survivors.groups) {
+    if (WARM_UP_CLASSES.has(g.className) || heldByLangSmithQueue(g)) continue;
+    const deltas = g.counts.slice(1).map((n, i) => n - g.counts[i]!);
+    assert.ok(!deltas.every((d) => d >= turnsPerInterval / 2), `${g.className} grew along one path in every interval: ${g.counts.join(' → ')}; ${g.signature}`);
   }
 }
 
@@ -121,7 +120,7 @@ function assertNothingGrowsPerTurn(out: DiffJson, turnsPerInterval: number): voi
 function assertNoGrowingCapture(out: DiffJson, turnsPerInterval: number): void {
   for (const g of out.survivors?.groups ?? []) {
     const hop = storeHop(g.chain);
-    if (hop === undefined || g.chain.some((h) => h.node.className === 'AutoBatchQueue')) continue;
+    if (hop === undefined || heldByLangSmithQueue(g)) continue;
     const deltas = g.counts.slice(1).map((n, i) => n - g.counts[i]!);
     assert.ok(!deltas.every((d) => d >= turnsPerInterval / 2), `a growing group held through a ${hop.holder}'s store: ${g.counts.join(' → ')} ${g.signature}`);
   }
