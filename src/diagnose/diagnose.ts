@@ -57,7 +57,11 @@ export interface DiagnoseInput {
 
 const MIN_LEAK_COUNT = 10;
 const MIN_LEAK_BYTES = 4096;
+/** Pending work that holds less than this at its peak is not worth a backlog finding. */
+const MIN_BACKLOG_BYTES = 256 * 1024;
 const V8_INTERNAL = /^\((compiled code|system|object shape|sliced string)\)$|^system \/ /;
+/** Timers and abort signals come and go with time, not with work: never a backlog by themselves. */
+const TIME_DRIVEN = /^(Timeout|Immediate|AbortSignal|TimersList)$/;
 
 function rates(count: number, input: DiagnoseInput, intervals: number) {
   return {
@@ -67,8 +71,9 @@ function rates(count: number, input: DiagnoseInput, intervals: number) {
   };
 }
 
-function isLeakGroup(g: SurvivorGroup, snapshots: number): boolean {
-  if (V8_INTERNAL.test(g.className) || g.retainedSize < MIN_LEAK_BYTES) return false;
+/** A leak must matter: at least MIN_LEAK_BYTES, and a tenth of the live-size growth when the heap grew. */
+function isLeakGroup(g: SurvivorGroup, snapshots: number, growth: number): boolean {
+  if (V8_INTERNAL.test(g.className) || g.retainedSize < Math.max(MIN_LEAK_BYTES, 0.1 * growth)) return false;
   if (snapshots >= 3) return g.grewEveryInterval === true && g.count >= (snapshots - 1) * 2;
   return g.count >= MIN_LEAK_COUNT;
 }
@@ -83,7 +88,7 @@ function leakFindings(input: DiagnoseInput): Finding[] {
   const findings: Finding[] = [];
   const alsoHeld = new Map<Finding, string[]>();
   for (const g of diff.survivors?.groups ?? []) {
-    if (!isLeakGroup(g, n)) continue;
+    if (!isLeakGroup(g, n, diff.growth)) continue;
     const index = findings.findIndex((f) => g.chain.slice(1).some((hop) => hop.node.className === f.className));
     if (index >= 0) {
       const holder = findings[index]!;
@@ -131,7 +136,9 @@ function fewFindings(input: DiagnoseInput, known: readonly Finding[]): Finding[]
   for (const row of input.diff.classes) {
     const few = FRAMEWORK_OBJECTS.find((f) => f.few && f.className.test(row.name));
     const last = row.counts[row.counts.length - 1]!;
-    if (!few || row.countDelta <= 0 || last < 3 || known.some((f) => f.className === row.name)) continue;
+    // Growing, not just more than one: a handful alive at once (in a queue, in flight) is normal.
+    const growing = n >= 3 ? row.grewEveryInterval === true : row.countDelta >= MIN_LEAK_COUNT;
+    if (!few || !growing || last < 5 || known.some((f) => f.className === row.name)) continue;
     const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
     out.push({
       kind: 'should-be-few',
@@ -152,9 +159,15 @@ function fewFindings(input: DiagnoseInput, known: readonly Finding[]): Finding[]
 function backlogRows(diff: DiffResult): { row: ClassDiffRow; drained: boolean; turnover: number }[] {
   const out: { row: ClassDiffRow; drained: boolean; turnover: number }[] = [];
   for (const row of diff.classes) {
-    if (!row.deletedPerInterval || V8_INTERNAL.test(row.name)) continue;
+    if (!row.deletedPerInterval || V8_INTERNAL.test(row.name) || TIME_DRIVEN.test(row.name)) continue;
     const peak = Math.max(...row.counts);
-    if (peak < MIN_LEAK_COUNT || peak <= row.counts[0]!) continue;
+    // Piled up (at least doubled, not a handful, holding real memory), then either still rising
+    // clearly or drained: a queue that sits at or near its capacity (LangSmith's batch queue) is neither.
+    if (peak < 2 * MIN_LEAK_COUNT || peak < 2 * row.counts[0]!) continue;
+    if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < MIN_BACKLOG_BYTES) continue;
+    const rising = row.counts.every((c, k) => k === 0 || c - row.counts[k - 1]! >= Math.max(5, 0.25 * row.counts[k - 1]!));
+    const drainedNow = row.counts[row.counts.length - 1]! < peak * 0.7;
+    if (!rising && !drainedNow) continue;
     let replaced = 0, base = 0;
     row.deletedPerInterval.forEach((d, k) => {
       replaced += d;
@@ -212,7 +225,8 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const backlog = input.diff.sameProcess ? backlogFindings(input) : [];
   const evidence: string[] = [];
   let verdict: Verdict = 'none';
-  if (findings.length > 0) {
+  const drained = backlog.find((b) => b.evidence.some((e) => e.includes('drains')));
+  if (findings.length > 0 && !(drained && input.diff.growth <= 0)) {
     verdict = 'leak';
     evidence.push(...findings[0]!.evidence);
   } else if (backlog.length > 0) {

@@ -11,42 +11,55 @@ function holderText(chain: readonly ChainHop[], index: number): string {
   return `${holder.node.className} @${holder.node.id}${edge ? ` (via ${edge.name})` : ''}`;
 }
 
-function findEdge(chain: readonly ChainHop[], test: (name: string, type: string) => boolean): number {
-  return chain.findIndex((hop) => hop.edge !== null && test(hop.edge.name, hop.edge.type));
+/** Network clients and their long-lived internals: a store captured under one of these is a client's. */
+const CLIENT_INTERNALS = /Channel|Subchannel|Client|Http2Session|Socket|Agent|Pool|Connection/;
+
+function asyncContextFix(className: string, chain: readonly ChainHop[]): string | undefined {
+  const store = chain.findIndex((h) => h.label?.kind === 'async-context');
+  if (store < 0) return undefined;
+  const resource = chain.findIndex((h) => h.label?.kind === 'async-resource');
+  const what = resource >= 0 ? chain[resource]!.node.className : 'an async resource';
+  const owner = resource >= 0 ? chain.slice(resource + 1).find((h) => CLIENT_INTERNALS.test(h.node.className)) : undefined;
+  if (owner || !/Timeout|Immediate/.test(what)) {
+    const internals = owner ? `${owner.node.className} @${owner.node.id} and its ${what}` : what;
+    return `this client's long-lived internals (${internals}) were created inside a request's AsyncLocalStorage context and keep its store — the ${className} and everything it reaches — alive: create the client once at process scope, outside any request (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()), or close it at the end of each turn`;
+  }
+  return `a ${what} created inside a request's AsyncLocalStorage context keeps that request's store (and everything it reaches) alive: clear the timer when the request ends, or create it at process scope — at startup, or inside AsyncLocalStorage.snapshot()/als.exit() — so it captures no request context`;
+}
+
+/** The container nearest to the object decides the fix: the hop that actually accumulates. */
+function containerFix(className: string, chain: readonly ChainHop[]): string | undefined {
+  for (let i = 1; i < chain.length; i++) {
+    const hop = chain[i]!;
+    const held = chain[i - 1]!.edge;
+    const name = hop.node.className;
+    if (held?.name === 'table' && held.type === 'internal' && /^(Map|Set)/.test(name)) {
+      const owner = hop.edge?.name;
+      return `${className} entries are added to the ${name} @${hop.node.id}${owner ? ` "${owner}"` : ''} and never deleted: delete them when done, or bound it (LRU / TTL eviction)`;
+    }
+    if (name === 'Array' && held?.type === 'element') {
+      const owner = hop.edge?.name;
+      return `${className} objects are pushed into the array${owner ? ` "${owner}"` : ''} (Array @${hop.node.id}) and never removed: remove them when done, or keep one shared instance`;
+    }
+    if (hop.edge?.name === '_events' || held?.name === '_events') {
+      const emitter = hop.edge?.name === '_events' ? chain[i + 1] : hop;
+      return `a listener is added per request to the EventEmitter ${emitter ? `${emitter.node.className} @${emitter.node.id}` : ''} and never removed: remove it when the request ends (emitter.off/removeListener), or use once()`;
+    }
+    if (hop.node.type === 'closure') {
+      return `a function kept alive by ${holderText(chain, i + 1)} closes over per-request data (${className}): drop the function when the request ends, or don't capture the request's objects`;
+    }
+  }
+  return undefined;
 }
 
 export function suggestFix(className: string, chain: readonly ChainHop[]): string {
-  const store = chain.findIndex((h) => h.label?.kind === 'async-context');
-  if (store >= 0) {
-    const resource = chain.findIndex((h) => h.label?.kind === 'async-resource');
-    const what = resource >= 0 ? chain[resource]!.node.className : 'an async resource';
-    if (/Timeout|Immediate/.test(what)) {
-      return `a ${what} created inside a request's AsyncLocalStorage context keeps that request's store (and everything it reaches) alive: clear the timer when the request ends, or create it at process scope — at startup, or inside AsyncLocalStorage.snapshot()/als.exit() — so it captures no request context`;
-    }
-    return `this client's long-lived internals (${what}) were created inside a request's AsyncLocalStorage context and keep its store alive: create the client once at process scope, outside any request — at startup or inside als.exit()/AsyncLocalStorage.snapshot() — or close it at the end of each turn`;
-  }
-  if (chain.some((h) => h.label?.kind === 'framework' && /compiled graph|Pregel runtime|graph builder/.test(h.label.text)) && /CompiledStateGraph|StateGraph|Pregel$/.test(className)) {
+  const context = asyncContextFix(className, chain);
+  if (context) return context;
+  if (/^(CompiledStateGraph|StateGraph|Pregel)$/.test(className)) {
     return `${className} objects should be few: compile the graph once at startup and reuse it for every turn instead of compiling per request`;
   }
-  const listeners = findEdge(chain, (name) => name === '_events');
-  if (listeners >= 0) {
-    return `a listener is added per request to the EventEmitter ${holderText(chain, listeners + 1)} and never removed: remove it when the request ends (emitter.off/removeListener), or use once()`;
-  }
-  const mapTable = findEdge(chain, (name, type) => name === 'table' && type === 'internal');
-  if (mapTable >= 0 && /^(Map|Set)/.test(chain[mapTable + 1]?.node.className ?? '')) {
-    const map = chain[mapTable + 1]!;
-    const owner = chain[mapTable + 1]?.edge?.name;
-    return `${className} entries are added to the ${map.node.className} @${map.node.id}${owner ? ` "${owner}"` : ''} and never deleted: delete them when done, or bound it (LRU / TTL eviction)`;
-  }
-  const element = chain.findIndex((h, i) => i > 0 && /^Array$/.test(h.node.className) && chain[i - 1]!.edge?.type === 'element');
-  if (element >= 0) {
-    const owner = chain[element]!.edge?.name;
-    return `${className} objects are pushed into the array${owner ? ` "${owner}"` : ''} (Array @${chain[element]!.node.id}) and never removed: remove them when done, or keep one shared instance`;
-  }
-  const closure = chain.findIndex((h, i) => i > 0 && h.node.type === 'closure');
-  if (closure >= 0) {
-    return `a function kept alive by ${holderText(chain, closure + 1)} closes over per-request data (${className}): drop the function when the request ends, or don't capture the request's objects`;
-  }
+  const container = containerFix(className, chain);
+  if (container) return container;
   const holder = chain.length > 1 ? holderText(chain, 1) : 'its holder';
   return `${className} objects stay reachable through ${holder}: release them when the unit of work ends`;
 }

@@ -50,7 +50,8 @@ export const FRAMEWORK_OBJECTS: readonly { readonly className: RegExp; readonly 
   { className: /^(CallbackManager|CallbackManagerForChainRun|CallbackManagerForLLMRun)$/, text: 'LangChain callback manager', few: false },
   { className: /^(Client)$/, text: 'client', few: true },
   { className: /^(MemorySaver|SqliteSaver|PostgresSaver|BaseCheckpointSaver)$/, text: 'LangGraph checkpointer', few: true },
-  { className: /^(ChannelCredentials|ChannelImplementation|Http2Session|Agent)$/, text: 'network client internals', few: true },
+  { className: /^(InternalChannel|ChannelImplementation|Subchannel|ChannelSubchannelWrapper)$/, text: 'gRPC channel internals (timers, sockets)', few: true },
+  { className: /^(ChannelCredentials|Http2Session|ClientHttp2Session|Agent)$/, text: 'network client internals', few: true },
 ];
 
 /** Edges that identify a framework structure whatever the holder's class. */

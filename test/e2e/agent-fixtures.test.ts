@@ -33,7 +33,19 @@ interface ClassRow {
   countDelta: number;
   grewEveryInterval: boolean | null;
 }
+interface Finding {
+  kind: string;
+  className: string;
+  count: number;
+  fix: string;
+  alsoHeld?: string[];
+  evidence: string[];
+  chain: (Hop & { label?: { kind: string; text: string } })[];
+}
 interface DiffJson {
+  verdict: string;
+  evidence: string[];
+  findings: Finding[];
   sameProcess: boolean;
   classes: ClassRow[];
   survivors: { count: number; groups: Group[] } | null;
@@ -58,6 +70,11 @@ const TURNS_B_ASYNC = 25;
 const TURNS_B_SYNC = 20;
 const CLI_TIMEOUT_MS = 180_000;
 const SERIES_TIMEOUT_MS = 180_000;
+
+/** The verdict is one of `allowed`; the message shows the evidence and the findings when it is not. */
+function assertVerdict(out: DiffJson, allowed: readonly string[]): void {
+  assert.ok(allowed.includes(out.verdict), `verdict ${out.verdict}, expected ${allowed.join(' or ')}: ${out.evidence.join(' | ')} | findings: ${out.findings.map((f) => `${f.kind} ${f.className}`).join(', ')}`);
+}
 
 async function diff(files: readonly string[]): Promise<DiffJson> {
   const started = Date.now();
@@ -264,6 +281,15 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
         assert.ok(runs[1]! - runs[0]! >= TURNS_A && runs[2]! - runs[1]! >= TURNS_A, `RunTree per turn: ${runs.join(' → ')}`);
         assert.ok(counts(out, 'InternalChannel')[2]! - counts(out, 'InternalChannel')[0]! >= 2 * TURNS_A - 2, 'one unclosed grpc-js channel per turn');
 
+        // The verdict: a leak whose top finding goes through the captured store, with the client fix.
+        assertVerdict(out, ['leak']);
+        const top0 = out.findings[0]!;
+        assert.ok(top0.chain.some((h) => h.label?.kind === 'async-context'), `the top finding's chain names the ALS store: ${render(top0.chain)}`);
+        assert.ok(top0.chain.some((h) => h.label?.kind === 'async-resource' && h.node.className === 'Timeout'), 'and the Timeout that captured it');
+        assert.match(top0.fix, /client's long-lived internals \(InternalChannel @\d+ and its Timeout\)/);
+        const mentions = out.findings.flatMap((f) => [f.className, ...(f.alsoHeld ?? [])]).join(', ');
+        assert.match(mentions, /CompiledStateGraph/, `the compiled graphs are part of the findings: ${mentions}`);
+
         const graphGroup = assertCapturedGroup(out, 'CompiledStateGraph', run.shape);
         const names = graphGroup.chain.map((h) => h.edge?.name);
         assert.ok(names.includes('<symbol lc:child_config>'), `graph ← config ← RunTree.extra[lc:child_config]: ${render(graphGroup.chain)}`);
@@ -291,6 +317,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
     try {
       const out = await diff(files);
       assertNothingGrowsPerTurn(out, TURNS);
+      assertVerdict(out, ['none', 'warm-up']);
       // Graphs are still compiled per turn, but only the last few (in LangSmith's auto-batch queue) are alive.
       assert.ok(counts(out, 'CompiledStateGraph').every((n) => n < TURNS / 2), `CompiledStateGraph ${counts(out, 'CompiledStateGraph').join(' → ')}`);
       assert.ok(counts(out, 'InternalChannel').every((n) => n <= 1), 'one grpc-js channel');
@@ -328,6 +355,9 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
       assert.equal(written[2]!.stats!.pendingWrites, 0);
       assert.ok(written[2]!.memoryUsage.heapUsed < written[1]!.memoryUsage.heapUsed, 'the heap shrinks when the backlog drains');
       const out = await diff(files);
+      assertVerdict(out, ['backlog']);
+      assert.match(out.evidence.join(' '), /drains/);
+      assert.match(out.findings.find((f) => f.kind === 'backlog')!.fix, /durability "sync"/);
       const grewThenDrained = (name: string, atMostAfter = 0) => {
         const c = counts(out, name);
         assert.ok(c[0]! > 0 && c[1]! > c[0]! && c[2]! <= atMostAfter, `${name}: ${c.join(' → ')} (grows under load, falls back after the pause)`);
@@ -365,6 +395,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
         assert.ok(Number(w.stats!.runsInFlight) <= 1 && Number(w.stats!.pendingWrites) <= 2, `at most the last run's writes pending: ${JSON.stringify(w.stats)}`);
       }
       const out = await diff(files);
+      assertVerdict(out, ['none', 'warm-up']);
       assertNothingGrowsPerTurn(out, turns);
       assertNoGrowingCapture(out, turns);
       for (const name of ['PregelLoop', '{config, checkpoint, metadata, newVersions}', '{operation, resolve, reject}']) {
@@ -390,6 +421,8 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
       const pending = written.map((w) => Number(w.stats!.pendingUpdates));
       assert.ok(near(pending[1]! - pending[0]!, 4 * TURNS) && near(pending[2]! - pending[1]!, 4 * TURNS), `4 updates kept per turn: ${pending.join(' → ')}`);
       const out = await diff(files);
+      assertVerdict(out, ['leak']);
+      assert.match(out.findings[0]!.fix, /"pending"/, `the fix names the handler's array: ${out.findings[0]!.fix}`);
       const viaHandler = (g: Group) => g.chain.some((h) => h.edge?.name === 'pending' && h.node.className === 'Array')
         && g.chain.some((h) => h.node.className === 'AuditTrailHandler');
       const records = out.survivors!.groups.filter((g) => g.className.startsWith('{runId') && viaHandler(g));
@@ -425,6 +458,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
       // Shipped when each root run ends (handlers run in the background: at most the last turn's are still queued).
       assert.ok(written.every((w) => Number(w.stats!.pendingUpdates) <= 4), `the audit trail is shipped: ${written.map((w) => w.stats!.pendingUpdates).join(', ')}`);
       const out = await diff(files);
+      assertVerdict(out, ['none', 'warm-up']);
       assertNothingGrowsPerTurn(out, TURNS);
       assertNoGrowingCapture(out, TURNS);
       for (const name of ['CompiledStateGraph', 'PregelLoop', 'InternalChannel']) {

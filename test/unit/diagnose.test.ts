@@ -76,11 +76,11 @@ test('no leak: a group that stopped growing, or one too small to matter', () => 
 });
 
 test('backlog: pending work replaced between snapshots, and whether it drains', () => {
-  const draining = diagnose({ diff: diffOf([row('PendingWrite', [20, 400, 50], [20, 390])]) });
+  const draining = diagnose({ diff: diffOf([row('PendingWrite', [20, 400, 50], [20, 390], 2000)]) });
   assert.equal(draining.verdict, 'backlog');
   assert.match(draining.evidence.join(' '), /drains/);
   assert.match(draining.findings[0]!.fix, /durability "sync"/);
-  const rising = diagnose({ diff: diffOf([row('PendingWrite', [20, 200, 400], [20, 190])]) });
+  const rising = diagnose({ diff: diffOf([row('PendingWrite', [20, 200, 400], [20, 190], 2000)]) });
   assert.equal(rising.verdict, 'backlog');
   assert.match(rising.evidence.join(' '), /not fallen back yet/);
 });
@@ -105,4 +105,9 @@ test('external and native verdicts come from the memory timeline', () => {
 test('warm-up: growth in the first interval only', () => {
   const d = diagnose({ diff: diffOf([row('(compiled code)', [1000, 1300, 1300]), row('Map', [5, 9, 9])]) });
   assert.equal(d.verdict, 'warm-up');
+});
+
+test('no backlog: a bounded queue near its capacity, or pending work too small to matter', () => {
+  assert.equal(diagnose({ diff: diffOf([row('QueuedRun', [25, 97, 99], [25, 95], 2000)]) }).verdict, 'none');
+  assert.equal(diagnose({ diff: diffOf([row('QueuedRun', [20, 200, 400], [20, 190], 100)]) }).verdict, 'none');
 });
