@@ -53,6 +53,11 @@ export interface DiagnoseInput {
   readonly elapsedMs?: number;
   /** Units of work (turns, requests) done between the first and the last snapshot. */
   readonly unitCount?: number;
+  /**
+   * The timeline spans the snapshots themselves (attach): each one leaves native memory behind in the
+   * target, so RSS growth there says nothing about the program and is not used for a verdict.
+   */
+  readonly timelineHasSnapshots?: boolean;
 }
 
 const MIN_LEAK_COUNT = 10;
@@ -127,7 +132,56 @@ function leakFindings(input: DiagnoseInput): Finding[] {
     findings.push(finding);
     alsoHeld.set(finding, []);
   }
-  return findings.map((f) => (alsoHeld.get(f)!.length ? { ...f, alsoHeld: alsoHeld.get(f)! } : f));
+  findings.push(...splitPathFindings(input, findings, alsoHeld));
+  return findings.map((f) => (alsoHeld.get(f)?.length ? { ...f, alsoHeld: alsoHeld.get(f)! } : f));
+}
+
+/**
+ * One leak can reach the root along several paths (which timer, which channel happened to hold it):
+ * each path group alone may not grow in every interval, while all of a class's survivors together do.
+ * Classes not already found are summed over their groups; the largest group's chain represents them.
+ */
+function splitPathFindings(input: DiagnoseInput, known: readonly Finding[], alsoHeld: Map<Finding, string[]>): Finding[] {
+  const n = input.diff.snapshots.length;
+  if (n < 3) return [];
+  const covered = new Set(known.flatMap((f) => [f.className, ...(alsoHeld.get(f) ?? []).map((h) => h.replace(/^\d+ × /, ''))]));
+  const byClass = new Map<string, SurvivorGroup[]>();
+  for (const g of input.diff.survivors?.groups ?? []) {
+    if (covered.has(g.className) || V8_INTERNAL.test(g.className)) continue;
+    const list = byClass.get(g.className) ?? [];
+    list.push(g);
+    byClass.set(g.className, list);
+  }
+  const out: Finding[] = [];
+  const all = () => [...known, ...out];
+  for (const [className, groups] of byClass) {
+    if (groups.length < 2) continue;
+    const counts = groups[0]!.counts.map((_, k) => groups.reduce((sum, g) => sum + g.counts[k]!, 0));
+    const retainedSize = groups.reduce((sum, g) => sum + g.retainedSize, 0);
+    const count = counts[n - 1]!;
+    const grew = counts.every((c, k) => k === 0 || c > counts[k - 1]!);
+    if (!grew || count < (n - 1) * 2 || retainedSize < Math.max(MIN_LEAK_BYTES, 0.1 * input.diff.growth)) continue;
+    const top = groups.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
+    const holder = all().find((f) => top.chain.slice(1).some((hop) => hop.node.className === f.className));
+    if (holder) {
+      const list = alsoHeld.get(holder) ?? [];
+      list.push(`${count} × ${className}`);
+      alsoHeld.set(holder, list);
+      continue;
+    }
+    out.push({
+      kind: 'leak',
+      className,
+      signature: top.signature,
+      count,
+      ...rates(count, input, n - 1),
+      retainedSize,
+      chain: top.chain,
+      fix: suggestFix(className, top.chain),
+      evidence: [`${count} ${className} born after the first snapshot are still alive and their number grew in every interval (${counts.join(' → ')}), along ${groups.length} retainer paths`],
+    });
+  }
+  return out.sort((a, b) => b.retainedSize - a.retainedSize);
 }
 
 function fewFindings(input: DiagnoseInput, known: readonly Finding[]): Finding[] {
@@ -218,8 +272,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const memory = input.samples && input.samples.length >= 3 ? summarizeTrend(input.samples) : undefined;
   const memoryText = memory ? describeTrend(memory) : undefined;
   // What grows by the timeline: the JS heap first (snapshots explain it), else external, else native.
+  const nativeCounts = !input.timelineHasSnapshots;
   const grows = memory?.growing.includes('heap') ? 'heap' : memory?.growing.includes('external') ? 'external'
-    : memory?.growing.includes('native') || memory?.growing.includes('rss') ? 'native' : undefined;
+    : nativeCounts && (memory?.growing.includes('native') || memory?.growing.includes('rss')) ? 'native' : undefined;
   const leaks = input.diff.sameProcess ? leakFindings(input) : [];
   const findings: Finding[] = [...leaks, ...fewFindings(input, leaks)];
   const backlog = input.diff.sameProcess ? backlogFindings(input) : [];
@@ -245,7 +300,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     const small = smallSteadyGrowth(input.diff);
     evidence.push(small ?? (input.diff.sameProcess ? 'no group of objects grew from snapshot to snapshot' : 'snapshots of different processes: only class totals compared, no growth found in them'));
   }
-  if (memoryText && verdict !== 'external' && verdict !== 'native') evidence.push(memoryText);
+  if (memoryText && verdict !== 'external' && verdict !== 'native') {
+    evidence.push(nativeCounts ? memoryText : `${memoryText} (RSS includes what each heap snapshot leaves behind in the target)`);
+  }
   return { verdict, evidence, findings: [...findings, ...backlog], ...(memory ? { memory } : {}) };
 }
 

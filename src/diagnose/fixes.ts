@@ -20,6 +20,12 @@ function asyncContextFix(className: string, chain: readonly ChainHop[]): string 
   const resource = chain.findIndex((h) => h.label?.kind === 'async-resource');
   const what = resource >= 0 ? chain[resource]!.node.className : 'an async resource';
   const owner = resource >= 0 ? chain.slice(resource + 1).find((h) => CLIENT_INTERNALS.test(h.node.className)) : undefined;
+  // A timer whose callback lives in a package is that library's: its client was built (or first used)
+  // inside the request.
+  const library = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(chain[resource]?.label?.text ?? '')?.[1];
+  if (library && !owner) {
+    return `a ${library} timer (${what}) was started inside a request's AsyncLocalStorage context and keeps that request's store — the ${className} and everything it reaches — alive: create the ${library} client once at process scope, outside any request (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()), and make its first call there too (its timers start lazily), or close the client at the end of each turn`;
+  }
   if (owner || !/Timeout|Immediate/.test(what)) {
     const internals = owner ? `${owner.node.className} @${owner.node.id} and its ${what}` : what;
     return `this client's long-lived internals (${internals}) were created inside a request's AsyncLocalStorage context and keep its store — the ${className} and everything it reaches — alive: create the client once at process scope, outside any request (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()), or close it at the end of each turn`;

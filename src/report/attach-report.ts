@@ -125,7 +125,7 @@ export function timelineLines(samples: readonly MemorySample[], fields: readonly
   return lines;
 }
 
-export function buildAttachDocument(out: AttachOutput, options: { top: number }, diagnosis?: Diagnosis): ReportDocument {
+export function buildAttachDocument(out: AttachOutput, options: { top: number; groups?: number }, diagnosis?: Diagnosis): ReportDocument {
   const c = out.capture;
   const pauses = out.snapshots.map((s) => (s.durationMs === undefined ? '?' : seconds(s.durationMs))).join(', ');
   const span = out.samples.length > 1 ? out.samples[out.samples.length - 1]!.t - out.samples[0]!.t : 0;

@@ -13,6 +13,8 @@ import { truncate } from './analyze-report.js';
 export interface DiffReportOptions {
   /** Classes to list. */
   readonly top: number;
+  /** Survivor groups to show (the result may hold more, for the diagnosis). */
+  readonly groups?: number;
 }
 
 function seriesText(values: readonly number[], format: (n: number) => string): string {
@@ -96,7 +98,8 @@ export function buildDiffDocument(
     if (survivors.groups.length === 0) blocks.push({ kind: 'lines', tone: 'good', lines: ['none'] });
     // Groups a finding already showed with its chain are listed by path only.
     const shown = new Set(diagnosis?.findings.map((f) => f.signature));
-    survivors.groups.forEach((g, i) => blocks.push(...groupBlocks(g, i + 1, intervals, shown.has(g.signature))));
+    survivors.groups.slice(0, options.groups ?? survivors.groups.length)
+      .forEach((g, i) => blocks.push(...groupBlocks(g, i + 1, intervals, shown.has(g.signature))));
   }
   if (gates.length > 0) blocks.push(gateBlock(gates));
   return blocks;

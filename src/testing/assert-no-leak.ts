@@ -1,10 +1,10 @@
 // assertNoLeak(fn): run a unit of work many times in this thread and fail, with the reason, when each
 // run leaves objects behind. Warm-up runs; snapshot S1; N runs; S2; N runs; S3 (each snapshot after
-// pending work settled and two forced collections; in-process-heap.ts). The three snapshots go through
-// the survivor engine of `leakhunt diff` (survivor-curves.ts: groups by retainer path, chains labelled
-// by src/diagnose), proportional-growth.ts decides what grew with the iterations, and src/diagnose's
-// suggestFix says what to change (choose-fix.ts). Throws LeakAssertionError on a leak over the budget, returns quietly
-// otherwise. Never prints.
+// pending work settled and two forced collections; in-process-heap.ts). The snapshots go through the
+// survivor engine of `leakhunt diff` (survivor-curves.ts: groups by retainer path, chains labelled by
+// src/diagnose); proportional-growth.ts decides what grew with the iterations; src/diagnose's
+// suggestFix says what to change (choose-fix.ts). Throws LeakAssertionError on a leak over the budget,
+// returns quietly otherwise. Never prints.
 
 import { clearTimeout, setTimeout } from 'node:timers';
 import { chooseFix } from './choose-fix.js';
@@ -136,15 +136,15 @@ export async function assertNoLeak(fn: UnitOfWork, options: AssertNoLeakOptions 
   try {
     heap = InProcessHeap.open(options.snapshotDir);
     await runTimes(fn, 0, warmup, deadline, 'warm-up');
-    const s1 = await heap.snapshot('1-after-warmup');
+    const s1 = await heap.snapshot('1-after-warmup', keep);
     await runTimes(fn, warmup, iterations, deadline, 'first interval');
     deadline.check('snapshot 2');
-    const s2 = await heap.snapshot('2-after-first-interval');
+    const s2 = await heap.snapshot('2-after-first-interval', keep);
     await runTimes(fn, warmup + iterations, iterations, deadline, 'second interval');
     deadline.check('snapshot 3');
-    const s3 = await heap.snapshot('3-after-second-interval');
+    const s3 = await heap.snapshot('3-after-second-interval', true);
     deadline.check('analysis');
-    const series = await survivorCurves([s1, s2, s3]);
+    const series = await survivorCurves([s1.maxId, s2.maxId], s3.file!);
     deadline.check('analysis');
     const units = 2 * iterations;
     const reports = findProportionalGrowth(series.groups, iterations).map((g): LeakReport => {

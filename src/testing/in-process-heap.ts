@@ -1,7 +1,8 @@
 // Heap snapshots of the calling thread, over an in-process `node:inspector` Session: garbage collection
 // (`HeapProfiler.collectGarbage`, so `--expose-gc` is not needed) and `HeapProfiler.takeHeapSnapshot`
-// with every chunk written synchronously, as it arrives, to a private file (0600 in a 0700 temp dir:
-// a heap holds every string of the process). In a worker thread the session connects to that worker's
+// with every chunk scanned for the largest object id and, when the file is wanted, written
+// synchronously as it arrives to a private file (0600 in a 0700 temp dir: a heap holds every string
+// of the process). In a worker thread the session connects to that worker's
 // own isolate, so the snapshot is of the thread the test runs in (checked on Node 20, 22 and 24).
 //
 // Settling before a snapshot: a macrotask, a 0 ms timer and another macrotask let pending promise
@@ -16,9 +17,17 @@ import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextMacrotask, setTimeout as delay } from 'node:timers/promises';
+import { MaxNodeIdScanner } from './max-node-id.js';
 
 interface ChunkMessage {
   readonly params: { readonly chunk: string };
+}
+
+export interface TakenSnapshot {
+  /** The largest V8 object id in the snapshot (max-node-id.ts). */
+  readonly maxId: number;
+  /** The snapshot file, when it was written. */
+  readonly file?: string;
 }
 
 export class InProcessHeap {
@@ -80,16 +89,23 @@ export class InProcessHeap {
     return Promise.all([on, off]);
   }
 
-  /** Settles, then writes a snapshot of this thread's heap to `<dir>/<name>.heapsnapshot`. */
-  async snapshot(name: string): Promise<string> {
+  /**
+   * Settles, then takes a snapshot of this thread's heap: its largest object id always, and the file
+   * `<dir>/<name>.heapsnapshot` when `write` (a snapshot only needed for its id is not written at all).
+   */
+  async snapshot(name: string, write: boolean): Promise<TakenSnapshot> {
     if (this.#closed) throw new Error('the heap session is closed');
     await this.#prepareScripts();
     await this.settle();
-    const file = join(this.dir, `${name}.heapsnapshot`);
-    const fd = openSync(file, 'wx', 0o600);
-    this.#files.push(file);
+    const file = write ? join(this.dir, `${name}.heapsnapshot`) : undefined;
+    const fd = file === undefined ? undefined : openSync(file, 'wx', 0o600);
+    if (file !== undefined) this.#files.push(file);
+    const ids = new MaxNodeIdScanner();
     const onChunk = (message: ChunkMessage): void => {
-      const buf = Buffer.from(message.params.chunk, 'utf8');
+      const { chunk } = message.params;
+      ids.push(chunk);
+      if (fd === undefined) return;
+      const buf = Buffer.from(chunk, 'utf8');
       for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
     };
     this.#session.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
@@ -97,9 +113,9 @@ export class InProcessHeap {
       await this.#post('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
     } finally {
       this.#session.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-      closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
     }
-    return file;
+    return { maxId: ids.maxId, ...(file === undefined ? {} : { file }) };
   }
 
   /** Disconnects the session and, unless `keep`, removes the snapshots and their directory. */

@@ -67,8 +67,17 @@ export function safeSignature(signature: string): string {
   });
 }
 
+/** A RegExp node is named by its source, which may be built from data: shown by its length. */
+function safeNode(node: ChainHop['node']): ChainHop['node'] {
+  return node.type === 'regexp' ? { ...node, name: `<regexp, ${node.name.length} chars>` } : node;
+}
+
 export function safeChain(chain: readonly ChainHop[]): ChainHop[] {
-  return chain.map((hop) => (hop.edge ? { ...hop, edge: { ...hop.edge, name: safeEdgeName(hop.edge.name) } } : hop));
+  return chain.map((hop) => ({
+    ...hop,
+    node: safeNode(hop.node),
+    edge: hop.edge ? { ...hop.edge, name: safeEdgeName(hop.edge.name) } : null,
+  }));
 }
 
 /** `1`, `2.5`, `0.33`: objects per iteration. */
@@ -86,7 +95,8 @@ function leakLines(leak: LeakReport, index: number, iterations: number): string[
     '   held by (leaked object first, one hop a line):',
     ...chainLines(shown, '     '),
   ];
-  if (leak.chain.length > shown.length) lines.push(`       ← … ${leak.chain.length - shown.length} more hops to the GC roots`);
+  const more = leak.chain.length - shown.length;
+  if (more > 0) lines.push(`       ← … ${more} more ${more === 1 ? 'hop' : 'hops'} to the GC roots`);
   if (leak.alsoHeld.length) lines.push(`   also held with it: ${leak.alsoHeld.join(', ')}`);
   lines.push(`   fix: ${leak.fix}`);
   return lines;

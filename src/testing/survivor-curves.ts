@@ -1,13 +1,12 @@
 // The survivors of a warm-up / N / N snapshot series, grouped by retainer path, with their growth
 // curves: the survivor half of `leakhunt diff` (analysis/diff/survivors.ts, path signatures, chains
 // labelled by src/diagnose), without the per-class tables of the earlier snapshots. Only the newest
-// snapshot is analysed; the earlier two are parsed for their largest object id alone (the "born
-// after" lines), which is what the survivor curves need: an object of S3 with an id at or below S1's
-// largest existed at S1, and so on. That halves the time of a check (measured: 3 × 98k nodes, 5.1 s
-// for diffSnapshotFiles against 2.6 s here, on a loaded 2-core machine), and the result is the same
-// (test/testing/survivor-curves.test.ts compares the two on real snapshots).
-// Chains are described only when asked for (a group that grew), since most groups are a handful of
-// warm-up objects.
+// snapshot is parsed and analysed; of the earlier ones the survivor curves need only the largest
+// object id (the "born after" lines: an object of S3 with an id at or below S1's largest existed at
+// S1), which max-node-id.ts reads off their chunks as they stream by, so they are never written or
+// parsed. The result equals diffSnapshotFiles' survivors (test/testing/survivor-curves.test.ts) at
+// about half the CPU time of a check. Chains are described only when asked for (a group that grew),
+// since most groups are a handful of warm-up objects.
 
 import { describeChain, type ChainHop } from '../analysis/chain-description.js';
 import { maxHeapObjectId } from '../analysis/diff/id-table.js';
@@ -38,17 +37,13 @@ export interface SurvivorSeries {
   readonly groups: readonly SurvivorCurve[];
 }
 
-/** Parsed in a function of its own, so the graph is garbage before the next file is read. */
-async function largestId(file: string): Promise<number> {
-  return maxHeapObjectId(new HeapAnalysis(await parseSnapshotFile(file)));
-}
-
-/** Survivor groups of `files` (snapshots of this thread, oldest first), largest retained size first. */
-export async function survivorCurves(files: readonly string[]): Promise<SurvivorSeries> {
-  const maxIds: number[] = [];
-  for (const file of files.slice(0, -1)) maxIds.push(await largestId(file));
-  const analysis = new HeapAnalysis(await parseSnapshotFile(files[files.length - 1]!));
-  maxIds.push(maxHeapObjectId(analysis));
+/**
+ * Survivor groups of a series of snapshots of this thread, largest retained size first: `earlierMaxIds`
+ * are the largest object ids of the earlier snapshots (oldest first), `lastFile` the newest snapshot.
+ */
+export async function survivorCurves(earlierMaxIds: readonly number[], lastFile: string): Promise<SurvivorSeries> {
+  const analysis = new HeapAnalysis(await parseSnapshotFile(lastFile));
+  const maxIds = [...earlierMaxIds, maxHeapObjectId(analysis)];
   for (let k = 1; k < maxIds.length; k++) {
     if (!(maxIds[k]! > maxIds[k - 1]!)) {
       // V8 numbers objects in the order snapshots first see them: a later snapshot of one thread

@@ -20,7 +20,7 @@ import { formatOf, warn, writeResult } from '../output.js';
 import { parseDuration, parseTop } from '../parse-options.js';
 import { createProgress, wantsProgress } from '../progress.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
-import { addGateOptions, gateLimitsOf } from './diff.js';
+import { addGateOptions, DIAGNOSIS_GROUPS, gateLimitsOf } from './diff.js';
 import {
   addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, targetAddressOf, type TargetFlags,
 } from './attach-common.js';
@@ -147,7 +147,7 @@ printed first says for about how long.`)
       const analysisProgress = createProgress(showProgress);
       let label = 'reading';
       const diff = await diffSnapshotFiles(kept.map((s) => s.file), {
-        groups,
+        groups: Math.max(groups, DIAGNOSIS_GROUPS),
         labelChain,
         onSnapshot: (i, n) => (label = `analysing snapshot ${i + 1} of ${n}`),
         onBytes: (read, total) => analysisProgress.bytes(label, read, total),
@@ -158,7 +158,7 @@ printed first says for about how long.`)
       const gates = evaluateGates(diff, limits);
       const elapsedMs = Date.parse(kept[kept.length - 1]!.takenAt) - Date.parse(kept[0]!.takenAt);
       const unitCount = flags.unitCount === undefined ? undefined : parseTop(flags.unitCount);
-      const diagnosis = diagnose({ diff, samples: capture.samples, ...(elapsedMs > 0 ? { elapsedMs } : {}), ...(unitCount ? { unitCount } : {}) });
+      const diagnosis = diagnose({ diff, samples: capture.samples, timelineHasSnapshots: true, ...(elapsedMs > 0 ? { elapsedMs } : {}), ...(unitCount ? { unitCount } : {}) });
       const byFile = new Map(kept.map((s) => [s.file, s]));
       const output: AttachOutput = {
         ...diff,
@@ -184,7 +184,7 @@ printed first says for about how long.`)
         leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },
       };
       if (format !== 'text') for (const w of diff.warnings) warn(w);
-      writeResult(format, output, () => buildAttachDocument(output, { top }, diagnosis), globals().noColor);
+      writeResult(format, output, () => buildAttachDocument(output, { top, groups }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       if (diagnosis.verdict === 'leak') process.stderr.write(`leakhunt: LEAK: ${diagnosis.evidence[0] ?? ''}\n`);

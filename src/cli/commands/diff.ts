@@ -25,6 +25,9 @@ interface DiffFlags {
   unitCount?: string;
 }
 
+/** Survivor groups the diagnosis looks at (the report shows --groups of them; JSON has them all). */
+export const DIAGNOSIS_GROUPS = 50;
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
@@ -82,7 +85,7 @@ Examples:
       const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'));
       let label = 'reading';
       const result = await diffSnapshotFiles(files, {
-        groups,
+        groups: Math.max(groups, DIAGNOSIS_GROUPS),
         labelChain,
         onSnapshot: (i, n) => (label = `reading snapshot ${i + 1} of ${n}`),
         onBytes: (read, total) => progress.bytes(label, read, total),
@@ -94,7 +97,7 @@ Examples:
       const gates = evaluateGates(result, limits);
       if (format !== 'text') for (const w of result.warnings) warn(w);
       const json = { ...result, verdict: diagnosis.verdict, evidence: diagnosis.evidence, findings: diagnosis.findings, gates };
-      writeResult(format, json, () => buildDiffDocument(result, gates, { top }, diagnosis), globals().noColor);
+      writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       if (failed.length > 0) status.raise(ExitCode.leak);
