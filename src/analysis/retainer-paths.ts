@@ -29,21 +29,23 @@ export interface Hop {
 
 export type Chain = readonly Hop[];
 
-const UNKNOWN = -2;
 const NONE = -1;
 
 export class RetainerPaths {
   readonly #analysis: HeapAnalysis;
   readonly #graph: HeapGraph;
-  readonly #excluded: Uint8Array;
-  /** Memo: the retaining slot (index into the retainer CSR) on the shortest path, NONE, or UNKNOWN. */
-  readonly #parentSlot: Int32Array;
+  /** Ordinals of bookkeeping holders (a handful). */
+  readonly #excluded: ReadonlySet<number>;
+  /**
+   * Memo: the retaining slot (index into the retainer CSR) on the shortest path, or NONE. A Map, not a
+   * per-node array: callers ask about the nodes on a few chains, or the survivors of a diff, never all.
+   */
+  readonly #parentSlot = new Map<number, number>();
 
   constructor(analysis: HeapAnalysis) {
     this.#analysis = analysis;
     this.#graph = analysis.graph;
     this.#excluded = markBookkeepingHolders(this.#graph);
-    this.#parentSlot = new Int32Array(this.#graph.nodeCount).fill(UNKNOWN);
   }
 
   /** Distance of a node from the root as DevTools shows it (user-root BFS first). */
@@ -57,10 +59,10 @@ export class RetainerPaths {
 
   /** The retainer slot of the shortest-path parent of `ordinal`, or -1 at the root / when unreachable. */
   parentSlot(ordinal: number): number {
-    const memo = this.#parentSlot[ordinal]!;
-    if (memo !== UNKNOWN) return memo;
+    const memo = this.#parentSlot.get(ordinal);
+    if (memo !== undefined) return memo;
     const slot = this.#findParentSlot(ordinal);
-    this.#parentSlot[ordinal] = slot;
+    this.#parentSlot.set(ordinal, slot);
     return slot;
   }
 
@@ -75,7 +77,7 @@ export class RetainerPaths {
     let bestDistance = UNREACHABLE_DISTANCE;
     for (let s = firstRetainer[v]!, end = firstRetainer[v + 1]!; s < end; s++) {
       const u = retainingNode[s]!;
-      if (u === v || (retainingBits[s]! & EDGE_DISTANCE) === 0 || this.#excluded[u] === 1) continue;
+      if (u === v || (retainingBits[s]! & EDGE_DISTANCE) === 0 || this.#excluded.has(u)) continue;
       // User roots sit at distance 1 under a root whose own distance is SYSTEM_DISTANCE_BASE.
       const du = u === graph.rootOrdinal ? (dv === 1 || dv === SYSTEM_DISTANCE_BASE + 1 ? 0 : distances[u]!) : distances[u]!;
       if (du < dv && du < bestDistance) {
@@ -142,7 +144,7 @@ export class RetainerPaths {
       expanded++;
       for (let s = firstRetainer[v]!, end = firstRetainer[v + 1]!; s < end; s++) {
         const u = retainingNode[s]!;
-        if (u === v || (retainingBits[s]! & EDGE_DISTANCE) === 0 || this.#excluded[u] === 1) continue;
+        if (u === v || (retainingBits[s]! & EDGE_DISTANCE) === 0 || this.#excluded.has(u)) continue;
         if (!this.isReachable(u) || onChain(entry, u, nodes, parents)) continue;
         const child = nodes.length;
         nodes.push(u);
@@ -179,8 +181,8 @@ function onChain(entry: number, u: number, nodes: number[], parents: number[]): 
   return false;
 }
 
-function markBookkeepingHolders(graph: HeapGraph): Uint8Array {
-  const excluded = new Uint8Array(graph.nodeCount);
+function markBookkeepingHolders(graph: HeapGraph): Set<number> {
+  const excluded = new Set<number>();
   const names = new Set<number>();
   for (let i = 0; i < graph.strings.count; i++) {
     if (!graph.strings.isLong(i) && BOOKKEEPING_HOLDERS.includes(graph.strings.get(i))) names.add(i);
@@ -190,7 +192,7 @@ function markBookkeepingHolders(graph: HeapGraph): Uint8Array {
   const { native, synthetic, hidden, object } = graph.nodeTypes;
   for (let n = 0; n < graph.nodeCount; n++) {
     const t = nodeType[n];
-    if ((t === native || t === synthetic || t === hidden || t === object) && names.has(nodeName[n]!)) excluded[n] = 1;
+    if ((t === native || t === synthetic || t === hidden || t === object) && names.has(nodeName[n]!)) excluded.add(n);
   }
   return excluded;
 }

@@ -6,7 +6,7 @@ import { openSync, readSync, closeSync } from 'node:fs';
 import { decodeJsonStringBytes } from './json-string.js';
 
 /** Strings longer than this many raw (escaped) bytes are kept on disk, not in memory. */
-export const LONG_STRING_BYTES = 128;
+export const LONG_STRING_BYTES = 64;
 
 export class StringTable {
   readonly count: number;
