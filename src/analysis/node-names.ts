@@ -10,9 +10,10 @@ export function describeNodeName(analysis: HeapAnalysis, ordinal: number, showSt
   const types = graph.nodeTypes;
   if (t === types.string || t === types.concatenatedString || t === types.slicedString) {
     const index = graph.nodeName[ordinal]!;
-    const length = graph.strings.approximateLength(index);
-    if (!showStrings) return `<string, ${length} chars>`;
+    // Exact length in UTF-16 units, as JS and DevTools count; a long string is read back from the file
+    // for it (only rows and hops that are printed get here).
     const text = graph.strings.get(index);
+    if (!showStrings) return `<string, ${text.length} chars>`;
     return JSON.stringify(text.length > 80 ? `${text.slice(0, 79)}…` : text);
   }
   return graph.nodeNameOf(ordinal);
