@@ -77,10 +77,28 @@ function rates(count: number, input: DiagnoseInput, intervals: number) {
 }
 
 /** A leak must matter: at least MIN_LEAK_BYTES, and a tenth of the live-size growth when the heap grew. */
+/**
+ * Bytes a group must retain to be a leak: a tenth of the live-size growth when the heap grew; when it
+ * did not grow at all, objects that piled up elsewhere must at least be substantial.
+ */
+function leakFloor(growth: number): number {
+  return growth > 0 ? Math.max(MIN_LEAK_BYTES, 0.1 * growth) : MIN_BACKLOG_BYTES;
+}
+
 function isLeakGroup(g: SurvivorGroup, snapshots: number, growth: number): boolean {
-  if (V8_INTERNAL.test(g.className) || g.retainedSize < Math.max(MIN_LEAK_BYTES, 0.1 * growth)) return false;
-  if (snapshots >= 3) return g.grewEveryInterval === true && g.count >= (snapshots - 1) * 2;
+  if (V8_INTERNAL.test(g.className) || g.retainedSize < leakFloor(growth)) return false;
+  if (snapshots >= 3) return growsSteadily(g.counts) && g.count >= (snapshots - 1) * 2;
   return g.count >= MIN_LEAK_COUNT;
+}
+
+/**
+ * Grew in every interval, and by a real share each time (a quarter of the average step at least):
+ * 0 → 9 → 10 is a queue that filled up, not a leak that goes on.
+ */
+function growsSteadily(counts: readonly number[]): boolean {
+  const n = counts.length;
+  const step = (counts[n - 1]! - counts[0]!) / (n - 1);
+  return step > 0 && counts.every((c, k) => k === 0 || c - counts[k - 1]! >= Math.max(1, 0.25 * step));
 }
 
 function hasAsyncContext(chain: readonly ChainHop[]): boolean {
@@ -159,8 +177,7 @@ function splitPathFindings(input: DiagnoseInput, known: readonly Finding[], also
     const counts = groups[0]!.counts.map((_, k) => groups.reduce((sum, g) => sum + g.counts[k]!, 0));
     const retainedSize = groups.reduce((sum, g) => sum + g.retainedSize, 0);
     const count = counts[n - 1]!;
-    const grew = counts.every((c, k) => k === 0 || c > counts[k - 1]!);
-    if (!grew || count < (n - 1) * 2 || retainedSize < Math.max(MIN_LEAK_BYTES, 0.1 * input.diff.growth)) continue;
+    if (!growsSteadily(counts) || count < (n - 1) * 2 || retainedSize < leakFloor(input.diff.growth)) continue;
     const top = groups.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
     const holder = all().find((f) => top.chain.slice(1).some((hop) => hop.node.className === f.className));
     if (holder) {

@@ -43,7 +43,9 @@ function containerFix(className: string, chain: readonly ChainHop[]): string | u
       const owner = hop.edge?.name;
       return `${className} entries are added to the ${name} @${hop.node.id}${owner ? ` "${owner}"` : ''} and never deleted: delete them when done, or bound it (LRU / TTL eviction)`;
     }
-    if (name === 'Array' && held?.type === 'element') {
+    // Listeners live in an array under the emitter's `_events`: that is the listener case, not an array.
+    const underEvents = hop.edge?.name === '_events' || chain[i + 1]?.edge?.name === '_events';
+    if (name === 'Array' && held?.type === 'element' && !underEvents) {
       const owner = hop.edge?.name;
       return `${className} objects are pushed into the array${owner ? ` "${owner}"` : ''} (Array @${hop.node.id}) and never removed: remove them when done, or keep one shared instance`;
     }

@@ -12,9 +12,10 @@
 //   (allocate-and-drop, bounded cache, cleared timer in an ALS context, removed listener, async):
 //   no false positive; the closest program group had min(d1, d2) = 3 against the threshold of 10.
 // - V8's own classes (compiled code, hidden classes, closure contexts) are never a finding on their
-//   own: code is compiled and optimised in steps as call counts grow, so it can grow in both intervals
-//   without a leak (seen: 16 then 21 `(compiled code)` objects for a clean function at N = 20). When
-//   they grow with a leak, they are held by the leaking objects and fold into its finding.
+//   own: code is compiled and optimised in steps as call counts grow (and concurrent compile jobs of
+//   earlier work land whenever they finish), so it can grow in both intervals without a leak (seen in
+//   the runs above: 130 then 129 `(compiled code)` objects, 124 then 94). When they grow with a leak,
+//   they are held by the leaking objects and fold into its finding.
 // - a bounded structure's survivors at S3 are its latest members, so they sit in interval 2 (d1 < d2)
 //   — unless its bound exceeds 2N: such a cache looks like a leak in any window shorter than its bound.
 // - objects freed later (pending timers, promises) are not survivors: GC runs before every snapshot.

@@ -21,8 +21,11 @@ test('edge names: identifiers, indices, symbols and word-like names are shown; k
     safeSignature('Session ← Object["user@example.com"] ← Timeout["<symbol kResourceStore>"] ← Object["config-change"] ← (root)[]'),
     'Session ← Object[<key, 16 chars>] ← Timeout["<symbol kResourceStore>"] ← Object["config-change"] ← (root)[]',
   );
-  const chain = safeChain([hop('Session', 2, { type: 'property', name: 'tok_9f8e7d6c5b4a#1' }), hop('(root)', 1, null)]);
+  const pattern: ChainHop = { ...hop('RegExp', 3, { type: 'property', name: 'matcher' }), node: { id: 3, name: 'user-42@example\\.com', type: 'regexp', className: 'RegExp' } };
+  const chain = safeChain([hop('Session', 2, { type: 'property', name: 'tok_9f8e7d6c5b4a#1' }), pattern, hop('(root)', 1, null)]);
   assert.equal(chain[0]!.edge!.name, '<key, 18 chars>');
+  assert.equal(chain[1]!.node.name, '<regexp, 20 chars>');
+  assert.equal(chain[1]!.edge!.name, 'matcher');
 });
 
 test('rates read as counts', () => {

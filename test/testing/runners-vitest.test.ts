@@ -22,7 +22,7 @@ for (const [pool, thread] of [['threads', 'worker'], ['forks', 'main']] as const
     assert.equal(results.get('a clean function passes')?.status, 'passed', results.get('a clean function passes')?.failure);
     const leak = results.get('a leak fails the test (expected to fail)');
     assert.equal(leak?.status, 'failed');
-    assert.match(leak.failure, /AssertionError: assertNoLeak: each iteration leaves 1 RunRecord behind \(\d+ B per iteration\)/);
+    assert.match(leak.failure, /AssertionError( \[ERR_ASSERTION\])?: assertNoLeak: each iteration leaves 1 RunRecord behind \(\d+ B per iteration\)/);
     assert.match(leak.failure, /RunRecord @\d+ +\(retains/);
     assert.match(leak.failure, /← \[\d+\] \(element\) in Array @\d+/);
     assert.match(leak.failure, /fix: RunRecord objects are pushed into the array/);

@@ -28,14 +28,22 @@ export function runnerScript(pkg: 'vitest' | 'jest'): { path?: string; reason?: 
   return existsSync(path) ? { path } : { reason: `${pkg} is not installed (npm ci installs it from devDependencies)` };
 }
 
-export function runRunner(nodeArgs: readonly string[], env: NodeJS.ProcessEnv, reportFlag: (file: string) => string[], timeoutMs = 300_000): Promise<RunnerRun> {
+export function runRunner(
+  nodeArgs: readonly string[],
+  env: NodeJS.ProcessEnv,
+  reportFlag: (file: string) => string[],
+  timeoutMs = 300_000,
+  node = process.execPath,
+): Promise<RunnerRun> {
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-runner-'));
   const reportFile = join(dir, 'report.json');
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, ...reportFlag(reportFile)], {
+    // NODE_TEST_CONTEXT would make a child `node --test` think it runs inside this test file.
+    const { NODE_TEST_CONTEXT: _inherited, ...parentEnv } = process.env;
+    const child = spawn(node, [...nodeArgs, ...reportFlag(reportFile)], {
       cwd: repoRoot(),
-      env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
+      env: { ...parentEnv, NODE_OPTIONS: '', NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -52,7 +52,7 @@ function diffOf(classes: ClassDiffRow[], groups: SurvivorGroup[] = [], snapshots
     snapshots: Array.from({ length: snapshots }, (_, k) => ({ file: `s${k}`, nodeCount: 1000, edgeCount: 4000, totalSize: 1e6, maxId: 1000 * (k + 1) })),
     sameProcess: true,
     warnings: [],
-    growth: 0,
+    growth: 100_000,
     classes,
     survivors: { count: groups.reduce((a, g) => a + g.count, 0), size: 0, groups },
   };
