@@ -12,7 +12,8 @@ import { startTarget } from '../helpers/live-target.js';
 import { runCli } from '../helpers/cli.js';
 
 test('attach diagnoses story A (context captured by a per-turn grpc-js client)', { timeout: 240_000 }, async () => {
-  const target = await startTarget({ fixture: 'agents/context-capture', rate: 20, warmupMs: 2000 });
+  // Its own random inspector port (--inspect-port=0): the attach tests that hold 9229 may run beside it.
+  const target = await startTarget({ fixture: 'agents/context-capture', nodeArgs: ['--inspect-port=0'], rate: 20, warmupMs: 2000 });
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-attach-agent-'));
   try {
     const r = await runCli(['attach', String(target.pid), '--snapshots', '3', '--interval', '3s', '--sample-every', '500ms', '--out', join(dir, 'capture'), '--json'], { timeoutMs: 200_000 });
