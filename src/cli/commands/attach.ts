@@ -20,27 +20,18 @@ import { formatOf, warn, writeResult } from '../output.js';
 import { parseDuration, parseTop } from '../parse-options.js';
 import { createProgress, wantsProgress } from '../progress.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
-import { addGateOptions, DIAGNOSIS_GROUPS, gateLimitsOf } from './diff.js';
+import { addGateOptions, DIAGNOSIS_GROUPS, gateLimitsOf, type SeriesReportFlags } from './diff.js';
 import {
   addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, targetAddressOf, type TargetFlags,
 } from './attach-common.js';
 import { createCaptureProgress } from './attach-progress.js';
 
-interface AttachFlags extends TargetFlags {
+interface AttachFlags extends TargetFlags, SeriesReportFlags {
   snapshots: string;
   interval: string;
   sampleEvery: string;
   out?: string;
   force?: boolean;
-  top: string;
-  groups: string;
-  json?: boolean;
-  markdown?: boolean;
-  progress?: boolean;
-  maxGrowth?: string;
-  maxClassGrowth: string[];
-  maxSurvivorSize?: string;
-  unitCount?: string;
 }
 
 function defaultOutDir(pid: number): string {

@@ -12,7 +12,8 @@ import { createProgress, wantsProgress } from '../progress.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
 
-interface DiffFlags {
+/** The flags diff and attach share: the report's size and format, and the gates. */
+export interface SeriesReportFlags {
   top: string;
   groups: string;
   json?: boolean;
@@ -21,8 +22,11 @@ interface DiffFlags {
   maxGrowth?: string;
   maxClassGrowth: string[];
   maxSurvivorSize?: string;
-  failOnLeak?: boolean;
   unitCount?: string;
+}
+
+interface DiffFlags extends SeriesReportFlags {
+  failOnLeak?: boolean;
 }
 
 /** Survivor groups the diagnosis looks at (the report shows --groups of them; JSON has them all). */
