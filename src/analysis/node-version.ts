@@ -7,14 +7,8 @@ const VERSION = /^v\d+\.\d+\.\d+/;
 
 export function findNodeVersion(graph: HeapGraph): string | undefined {
   const { strings } = graph;
-  let processName = -1;
-  let versionName = -1;
-  for (let i = 0; i < strings.count && (processName < 0 || versionName < 0); i++) {
-    if (strings.isLong(i)) continue;
-    const s = strings.get(i);
-    if (s === 'process') processName = i;
-    else if (s === 'version') versionName = i;
-  }
+  const processName = strings.indexOf('process');
+  const versionName = strings.indexOf('version');
   if (processName < 0 || versionName < 0) return undefined;
   const { nodeType, nodeName, firstEdge, edgeType, edgeNameOrIndex, edgeTarget } = graph;
   const object = graph.nodeTypes.object;

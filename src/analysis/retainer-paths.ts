@@ -183,10 +183,7 @@ function onChain(entry: number, u: number, nodes: number[], parents: number[]): 
 
 function markBookkeepingHolders(graph: HeapGraph): Set<number> {
   const excluded = new Set<number>();
-  const names = new Set<number>();
-  for (let i = 0; i < graph.strings.count; i++) {
-    if (!graph.strings.isLong(i) && BOOKKEEPING_HOLDERS.includes(graph.strings.get(i))) names.add(i);
-  }
+  const names = new Set(BOOKKEEPING_HOLDERS.map((name) => graph.strings.indexOf(name)).filter((i) => i >= 0));
   if (names.size === 0) return excluded;
   const { nodeName, nodeType } = graph;
   const { native, synthetic, hidden, object } = graph.nodeTypes;

@@ -18,18 +18,12 @@ import { ASYNC_CONTEXT_EDGES, FRAMEWORK_OBJECTS } from './recognisers.js';
 /** Fewer than this many captured stores or duplicated singletons is not worth a finding. */
 const MIN_SUSPECTS = 5;
 
-function stringIndex(analysis: HeapAnalysis, text: string): number {
-  const { strings } = analysis.graph;
-  for (let i = 0; i < strings.count; i++) if (!strings.isLong(i) && strings.get(i) === text) return i;
-  return -1;
-}
-
 /** Store ordinals held by a resource through `<symbol kResourceStore>` or an AsyncContextFrame table. */
 function capturedStores(analysis: HeapAnalysis): Map<string, number[]> {
   const graph = analysis.graph;
   const { firstEdge, edgeTarget, edgeNameOrIndex, edgeType, nodeCount } = graph;
-  const storeName = stringIndex(analysis, ASYNC_CONTEXT_EDGES.resourceStore);
-  const tableName = stringIndex(analysis, ASYNC_CONTEXT_EDGES.frameTable);
+  const storeName = graph.strings.indexOf(ASYNC_CONTEXT_EDGES.resourceStore);
+  const tableName = graph.strings.indexOf(ASYNC_CONTEXT_EDGES.frameTable);
   const groups = new Map<string, number[]>();
   const add = (holder: number, store: number) => {
     const key = `${hopName(analysis, store)}\u0000${hopName(analysis, holder)}`;

@@ -39,12 +39,12 @@ export class StringTable {
     return this.#inline[index] === undefined && this.#longIndex.has(index);
   }
 
-  /** Raw (JSON-escaped) byte length of a long string, or the character length of a short one. */
-  approximateLength(index: number): number {
-    const s = this.#inline[index];
-    if (s !== undefined) return s.length;
-    const slot = this.#longIndex.get(index);
-    return slot === undefined ? 0 : this.#longLength[slot]!;
+  /**
+   * The first index of `text` among the strings kept in memory, or -1. Names looked up this way
+   * (property names, class names) are short; long strings on disk are never compared.
+   */
+  indexOf(text: string): number {
+    return this.#inline.indexOf(text);
   }
 
   /** The decoded string. Long strings are read back from the snapshot file. */
