@@ -13,7 +13,7 @@ import type { HeapAnalysis } from '../analysis/heap-analysis.js';
 import type { HopLabel } from '../analysis/chain-description.js';
 import { hopName } from '../analysis/path-signatures.js';
 import type { Chain } from '../analysis/retainer-paths.js';
-import { ASYNC_CONTEXT_EDGES, ASYNC_RESOURCES, FRAMEWORK_EDGES, FRAMEWORK_OBJECTS, NATIVE_HOLDERS } from './recognisers.js';
+import { ASYNC_CONTEXT_EDGES, ASYNC_RESOURCES, FRAMEWORK_EDGES, FRAMEWORK_OBJECTS, NATIVE_HOLDERS, PENDING_WORK } from './recognisers.js';
 import { describeFunction, describeTimer } from './timer-details.js';
 
 function edgeName(analysis: HeapAnalysis, edge: number): string {
@@ -103,6 +103,11 @@ export function labelChain(analysis: HeapAnalysis, chain: Chain): (HopLabel | un
     const { ordinal, edge } = chain[i]!;
     const t = graph.nodeType[ordinal];
     const name = hopName(analysis, ordinal);
+    const pending = PENDING_WORK.find((p) => p.className.test(name));
+    if (pending) {
+      labels[i] = { kind: 'pending-work', text: pending.text };
+      continue;
+    }
     if (t === graph.nodeTypes.native || t === graph.nodeTypes.synthetic) {
       const native = NATIVE_HOLDERS.find((h) => h.name.test(name));
       if (native) labels[i] = { kind: 'native', text: native.text };

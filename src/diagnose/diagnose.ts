@@ -7,7 +7,10 @@
 //   whose count grows.
 // - backlog: pending work whose members are replaced between snapshots (high turnover) while the count
 //   rises; it "drains" when the count falls back after its peak. A backlog that never drains over
-//   three or more snapshots while its survivors grow is reported as a leak instead.
+//   three or more snapshots while its survivors grow is reported as a leak instead. Objects that would
+//   be a leak or a should-be-few finding, but are held through pending work (a deferred awaiting its
+//   turn, a reaction of an unsettled promise) whose operations do complete between snapshots, are a
+//   backlog too: the queue moves, more arrives than completes. Pending work that never completes stays a leak.
 // - external / native: from the memory timeline (external or RSS grow while the JS heap is flat), or,
 //   without one, ArrayBuffer backing stores dominating the growth.
 // - warm-up: growth only in the first interval (code, caches, strings) with nothing growing after.
@@ -15,7 +18,7 @@
 
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
-import { BACKLOG_FIX, suggestFix } from './fixes.js';
+import { BACKLOG_FIX, backlogFix, pendingQueueOf, suggestFix } from './fixes.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
 import { describeTrend, summarizeTrend, type MemorySample, type MemoryTrend } from './memory-trend.js';
 
@@ -252,22 +255,64 @@ function backlogRows(diff: DiffResult): { row: ClassDiffRow; drained: boolean; t
   return out.sort((a, b) => b.row.sizes.reduce((x, y) => Math.max(x, y)) - a.row.sizes.reduce((x, y) => Math.max(x, y)));
 }
 
-function backlogFindings(input: DiagnoseInput): Finding[] {
+function backlogFindings(input: DiagnoseInput, known: readonly Finding[]): Finding[] {
   const n = input.diff.snapshots.length;
-  return backlogRows(input.diff).slice(0, 3).map(({ row, drained, turnover }) => ({
+  const rows = backlogRows(input.diff).filter(({ row }) => !known.some((f) => f.className === row.name));
+  return rows.slice(0, 3).map(({ row, drained, turnover }) => {
+    const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
+    return {
     kind: 'backlog',
     className: row.name,
-    signature: null,
+    signature: group?.signature ?? null,
     count: Math.max(...row.counts),
     ...rates(Math.max(0, row.countDelta), input, n - 1),
     retainedSize: Math.max(...row.retainedSizes),
-    chain: [],
-    fix: BACKLOG_FIX,
+    chain: group?.chain ?? [],
+    fix: group ? backlogFix(group.chain) : BACKLOG_FIX,
     evidence: [
       `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: pending work, not kept objects`,
       drained ? 'the count fell back after its peak: the backlog drains' : 'the count has not fallen back yet: watch whether it drains when load drops',
     ],
-  }));
+  };
+  });
+}
+
+/** Operations of this class that completed (were collected) between snapshots. */
+function completedBetween(diff: DiffResult, className: string): number {
+  const row = diff.classes.find((c) => c.name === className);
+  return row?.deletedPerInterval?.reduce((a, b) => a + b, 0) ?? 0;
+}
+
+/**
+ * A finding held through pending work (a `pending-work` hop on its chain) whose operations complete
+ * between snapshots is a backlog: the queue moves, and what it holds goes when its turn comes. One
+ * whose operations never complete stays what it was, with that said in its evidence.
+ */
+function throughPendingWork(input: DiagnoseInput, f: Finding): Finding {
+  const at = f.chain.findIndex((h) => h.label?.kind === 'pending-work');
+  if (at < 0) return f;
+  const hop = f.chain[at]!;
+  const queue = pendingQueueOf(f.chain, at);
+  const where = `${hop.node.className} @${hop.node.id}${queue ? ` in ${queue}` : ''}`;
+  const done = completedBetween(input.diff, hop.node.className);
+  if (done === 0) {
+    return { ...f, evidence: [...f.evidence, `held by pending work (${where}) none of which completed between snapshots: work that never completes is a leak (promises that never settle, a queue nobody serves)`] };
+  }
+  const row = input.diff.classes.find((c) => c.name === f.className);
+  const counts = row?.counts ?? [];
+  const peak = Math.max(0, ...counts);
+  const drained = counts.length > 0 && counts[counts.length - 1]! < peak * 0.7;
+  return {
+    ...f,
+    kind: 'backlog',
+    fix: backlogFix(f.chain),
+    evidence: [
+      `${f.count} ${f.className} alive${counts.length ? ` (${counts.join(' → ')})` : ''}, each held by pending work: ${where}, ${hop.label!.text}; ${done} such operations completed between snapshots, so the work moves but arrives faster than it completes`,
+      drained
+        ? 'the count fell back after its peak: the backlog drains'
+        : 'not drained yet: take another series once the load drops — a backlog that drains is not a leak; one that never drains is',
+    ],
+  };
 }
 
 /** Growth in the first interval, and none of the program's own classes still growing at the end. */
@@ -293,8 +338,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const grows = memory?.growing.includes('heap') ? 'heap' : memory?.growing.includes('external') ? 'external'
     : nativeCounts && (memory?.growing.includes('native') || memory?.growing.includes('rss')) ? 'native' : undefined;
   const leaks = input.diff.sameProcess ? leakFindings(input) : [];
-  const findings: Finding[] = [...leaks, ...fewFindings(input, leaks)];
-  const backlog = input.diff.sameProcess ? backlogFindings(input) : [];
+  const classified = [...leaks, ...fewFindings(input, leaks)].map((f) => throughPendingWork(input, f));
+  const findings = classified.filter((f) => f.kind !== 'backlog');
+  const held = classified.filter((f) => f.kind === 'backlog');
+  const backlog = input.diff.sameProcess ? [...held, ...backlogFindings(input, held)] : [];
   const evidence: string[] = [];
   let verdict: Verdict = 'none';
   const drained = backlog.find((b) => b.evidence.some((e) => e.includes('drains')));

@@ -72,5 +72,26 @@ export function suggestFix(className: string, chain: readonly ChainHop[]): strin
   return `${className} objects stay reachable through ${holder}: release them when the unit of work ends`;
 }
 
+/**
+ * Where the pending hop at `at` waits, as DevTools shows it: the holder and its property
+ * (`SlowConnectionPool.waiting`), looking through the array a queue keeps its entries in.
+ */
+export function pendingQueueOf(chain: readonly ChainHop[], at: number): string | undefined {
+  let i = at + 1;
+  if ((chain[i]?.node.type === 'array' || chain[i]?.node.className === 'Array') && chain[i + 1]) i++;
+  const holder = chain[i];
+  const edge = chain[i - 1]?.edge;
+  if (!holder || !edge || holder.edge === null) return undefined;
+  return `${holder.node.className}${edge.type === 'element' ? `[${edge.name}]` : `.${edge.name}`} (@${holder.node.id})`;
+}
+
+/** The fix for growth held by pending work: names the queue when the chain shows it. */
+export function backlogFix(chain: readonly ChainHop[]): string {
+  const at = chain.findIndex((h) => h.label?.kind === 'pending-work');
+  if (at < 0) return BACKLOG_FIX;
+  const queue = pendingQueueOf(chain, at);
+  return `pending operations (${chain[at]!.node.className}${queue ? ` in ${queue}` : ''}) arrive faster than they complete, and each keeps its turn's objects alive until it does: ${BACKLOG_FIX.replace(/^work is queued[^:]*: /, '')}`;
+}
+
 export const BACKLOG_FIX =
   'work is queued faster than it completes (pending promises/writes pile up): under LangGraph\'s default durability "async" a checkpoint saver slower than the graph builds a backlog — make the saver faster, bound concurrency, or use durability "sync" so each write completes before the next step';

@@ -54,6 +54,17 @@ export const FRAMEWORK_OBJECTS: readonly { readonly className: RegExp; readonly 
   { className: /^(ChannelCredentials|Http2Session|ClientHttp2Session|Agent)$/, text: 'network client internals', few: true },
 ];
 
+/**
+ * Pending work: hops that exist only until an operation completes. An object holding both `resolve`
+ * and `reject` is a deferred (a caller awaiting its turn: a pool's waiting list, a write queue); a
+ * promise reaction is held by a promise that has not settled yet. What such a hop holds is released
+ * when the work completes, so growth behind it is a backlog when the work moves, a leak when it never does.
+ */
+export const PENDING_WORK: readonly { readonly className: RegExp; readonly text: string }[] = [
+  { className: /^\{(?=.*\bresolve\b)(?=.*\breject\b).*\}$/, text: 'a pending operation (its resolve/reject not called yet): released when the operation completes' },
+  { className: /^(system \/ )?PromiseReaction$/, text: 'a reaction of a promise that has not settled: released when it settles' },
+];
+
 /** Edges that identify a framework structure whatever the holder's class. */
 export const FRAMEWORK_EDGES: readonly { readonly name: RegExp; readonly text: string }[] = [
   { name: /^Symbol\(lc:child_config\)$/, text: 'RunnableConfig of the run (callbacks, configurable → compiled graph)' },

@@ -104,3 +104,38 @@ test('native holders, framework objects, and nothing on plain hops', () => {
   assert.equal(labels[2]?.kind, 'native');
   assert.match(labels[2]!.text, /TCP socket wrap/);
 });
+
+test('pending work: a deferred waiting in a queue, and a reaction of an unsettled promise', () => {
+  const { labels, names } = setup((b, global) => {
+    const pool = b.node('object', 'ConnectionPool', 64);
+    b.edge(global, pool, 'property', 'pool');
+    const waiting = b.node('object', 'Array', 32);
+    b.edge(pool, waiting, 'property', 'waiting');
+    const deferred = b.node('object', 'Object', 40);
+    b.edge(waiting, deferred, 'element', 0);
+    const resolve = b.node('closure', 'resolve', 32);
+    const reject = b.node('closure', 'reject', 32);
+    const operation = b.node('closure', 'operation', 32);
+    b.edge(deferred, operation, 'property', 'operation');
+    b.edge(deferred, resolve, 'property', 'resolve');
+    b.edge(deferred, reject, 'property', 'reject');
+    // A second deferred of the same shape: DevTools names a shape once two objects have it.
+    const other = b.node('object', 'Object', 40);
+    b.edge(waiting, other, 'element', 1);
+    for (const p of ['operation', 'resolve', 'reject']) b.edge(other, b.node('closure', p, 32), 'property', p);
+    const promise = b.node('object', 'Promise', 24);
+    b.edge(operation, promise, 'internal', 'context');
+    const reaction = b.node('object', 'system / PromiseReaction', 24);
+    b.edge(promise, reaction, 'internal', 'reactions_or_result');
+    const turn = b.node('object', 'Turn', 20);
+    b.edge(reaction, turn, 'internal', 'fulfill_handler');
+    return turn;
+  });
+  assert.deepEqual(names.slice(0, 6), ['Turn', 'system / PromiseReaction', 'Promise', 'Function', '{operation, resolve, reject}', 'Array']);
+  assert.equal(labels[0], undefined);
+  assert.equal(labels[1]?.kind, 'pending-work');
+  assert.match(labels[1]!.text, /promise that has not settled/);
+  assert.equal(labels[4]?.kind, 'pending-work');
+  assert.match(labels[4]!.text, /resolve\/reject not called yet/);
+  assert.equal(labels[5], undefined);
+});

@@ -111,3 +111,45 @@ test('no backlog: a bounded queue near its capacity, or pending work too small t
   assert.equal(diagnose({ diff: diffOf([row('QueuedRun', [25, 97, 99], [25, 95], 2000)]) }).verdict, 'none');
   assert.equal(diagnose({ diff: diffOf([row('QueuedRun', [20, 200, 400], [20, 190], 100)]) }).verdict, 'none');
 });
+
+/** A group whose chain runs through a deferred waiting in a pool's queue: {operation, resolve, reject} ← Array ← Pool.waiting. */
+function pendingGroup(className: string, counts: number[], retainedSize: number): SurvivorGroup {
+  const g = group(className, counts, retainedSize);
+  const [object, ...rest] = g.chain;
+  return {
+    ...g,
+    chain: [
+      { ...object!, edge: { type: 'property', name: 'operation' } },
+      { node: { id: 55, name: 'Object', type: 'object', className: '{operation, resolve, reject}' }, edge: { type: 'element', name: '7' }, selfSize: 40, retainedSize: 500, label: { kind: 'pending-work', text: 'a pending operation' } },
+      { node: { id: 56, name: 'Array', type: 'object', className: 'Array' }, edge: { type: 'property', name: 'waiting' }, selfSize: 32, retainedSize: 9000 },
+      { node: { id: 57, name: 'Pool', type: 'object', className: 'Pool' }, edge: { type: 'property', name: 'pool' }, selfSize: 32, retainedSize: 9000 },
+      ...rest.slice(1),
+    ],
+  };
+}
+
+test('backlog: objects held through pending work whose operations complete between snapshots', () => {
+  const moving = row('{operation, resolve, reject}', [100, 300, 500], [80, 90]);
+  const d = diagnose({ diff: diffOf([row('Session', [10, 110, 210]), moving], [pendingGroup('Session', [0, 100, 200], 20_000)]) });
+  assert.equal(d.verdict, 'backlog', d.evidence.join(' | '));
+  assert.equal(d.findings[0]!.kind, 'backlog');
+  assert.equal(d.findings[0]!.className, 'Session');
+  assert.match(d.evidence[0]!, /held by pending work: \{operation, resolve, reject\} @55 in Pool\.waiting \(@57\).*170 such operations completed/);
+  assert.match(d.evidence[1]!, /not drained yet/);
+  assert.match(d.findings[0]!.fix, /Pool\.waiting/);
+  // The same chain, but no operation ever completes: work that never completes is a leak.
+  const stuck = row('{operation, resolve, reject}', [100, 300, 500], [0, 0]);
+  const s = diagnose({ diff: diffOf([row('Session', [10, 110, 210]), stuck], [pendingGroup('Session', [0, 100, 200], 20_000)]) });
+  assert.equal(s.verdict, 'leak');
+  assert.match(s.findings[0]!.evidence.join(' '), /none of which completed/);
+});
+
+test('backlog: a should-be-few framework object held by pending work is not a should-be-few leak', () => {
+  const moving = row('{operation, resolve, reject}', [100, 300, 500], [80, 90]);
+  const tracer = row('LangChainTracer', [31, 74, 75]);
+  const g = pendingGroup('LangChainTracer', [0, 43, 44], 2000); // too small a group for a leak by itself
+  const d = diagnose({ diff: diffOf([tracer, moving], [g]) });
+  assert.equal(d.verdict, 'backlog', d.evidence.join(' | '));
+  assert.equal(d.findings.find((f) => f.className === 'LangChainTracer')?.kind, 'backlog');
+  assert.ok(!d.findings.some((f) => f.kind === 'should-be-few'));
+});
