@@ -1,14 +1,18 @@
-// Capturing a series from an open session: memory samples all along, and N heap snapshots at an
-// interval, each after a forced GC, each streamed to `<out>/<stem>-<n>.heapsnapshot` with its JSON
-// beside it. Stopping (an aborted signal) removes the snapshot in progress; a target that exits
-// mid-capture ends the series with what was captured. Progress goes out through callbacks only; the
-// caller detaches the session (in a finally) whatever happens here.
+// Capturing a series from an open session: memory samples all along, and N heap snapshots, each after a
+// forced GC, each streamed to `<out>/<stem>-<n>.heapsnapshot` with its JSON beside it. Between two
+// snapshots the target runs for the interval, counted from the END of the previous snapshot, or, with a
+// counter and `every`, until the counter advanced that far (see wait-next.ts). The counter is read just
+// before each snapshot's GC and recorded with it. Stopping (an aborted signal) removes the snapshot in
+// progress; a target that exits mid-capture ends the series with what was captured. Progress and warnings
+// go out through callbacks only; the caller detaches the session (in a finally) whatever happens here.
 
 import { ConnectionClosedError } from './cdp-connection.js';
+import { readCounter } from './counter.js';
 import { MemorySampler, type MemorySample } from './memory-sampler.js';
 import { exitsWithin } from './proc-status.js';
 import type { MemoryUsage, TargetSession } from './session.js';
 import { SnapshotFileWriter, writePrivateJson } from './snapshot-file.js';
+import { waitForNext, type WaitProgress } from './wait-next.js';
 
 export type SnapshotPhase = 'gc' | 'generating' | 'writing';
 
@@ -20,8 +24,10 @@ export interface SnapshotEvents {
 export interface CaptureEvents extends SnapshotEvents {
   onSample?(sample: MemorySample): void;
   onSnapshot?(snapshot: CapturedSnapshot): void;
-  /** Once a second while waiting for the next snapshot. */
-  onCountdown?(nextIndex: number, remainingMs: number): void;
+  /** While waiting for the next snapshot: once a second, or once a counter poll. */
+  onWait?(nextIndex: number, wait: WaitProgress): void;
+  /** Something the user should know that did not stop the capture (also in the result's `warnings`). */
+  onWarning?(message: string): void;
 }
 
 export interface CapturedSnapshot {
@@ -36,6 +42,15 @@ export interface CapturedSnapshot {
   readonly bytes: number;
   /** After the forced GC, just before the snapshot. */
   readonly memoryUsage?: MemoryUsage;
+  /** The counter (`--counter`), read just before the forced GC; absent when it could not be read. */
+  readonly counter?: number;
+}
+
+export interface CounterOptions {
+  /** A JavaScript expression evaluated in the target without side effects; must give a finite number. */
+  readonly expression: string;
+  /** Take the next snapshot once the counter advanced this far since the previous one. */
+  readonly every?: number;
 }
 
 export interface CaptureOptions {
@@ -46,7 +61,13 @@ export interface CaptureOptions {
   /** File names are `<stem>-<n>.heapsnapshot`. */
   readonly stem: string;
   readonly snapshots: number;
-  readonly intervalMs: number;
+  /**
+   * Running time between snapshots, from the end of one to the start of the next; with `counter.every`
+   * the longest wait for the counter (no limit when absent). Required without `counter.every`.
+   */
+  readonly intervalMs?: number;
+  readonly counter?: CounterOptions;
+  /** Memory samples, and counter polls while waiting for `counter.every`. */
   readonly sampleEveryMs: number;
   readonly signal?: AbortSignal;
   readonly events?: CaptureEvents;
@@ -65,6 +86,8 @@ export interface CaptureResult {
   readonly endedBy: CaptureEnd;
   /** Set when the capture was stopped by the signal (its reason, e.g. `SIGINT`). */
   readonly stoppedBy?: string;
+  /** What did not stop the capture but changes how to read it (a counter that failed, a wait cut short). */
+  readonly warnings: readonly string[];
 }
 
 /** The JSON file beside a snapshot: `x.heapsnapshot` → `x.json`. */
@@ -79,6 +102,7 @@ export function metaPathOf(snapshotPath: string): string {
  */
 export async function captureSnapshot(
   session: TargetSession, path: string, index: number, signal: AbortSignal | undefined, events: SnapshotEvents = {},
+  readCounterValue?: () => Promise<number | undefined>,
 ): Promise<CapturedSnapshot | undefined> {
   const writer = SnapshotFileWriter.create(path);
   const onAbort = (): void => writer.discard();
@@ -86,8 +110,11 @@ export async function captureSnapshot(
   const takenAt = new Date();
   const started = Date.now();
   let memoryUsage: MemoryUsage | undefined;
+  let counter: number | undefined;
   let lastReport = 0;
   try {
+    // Before the GC: the GC and the snapshot freeze the target, so this is the work done up to the snapshot.
+    counter = await readCounterValue?.();
     events.onPhase?.(index, 'gc', {});
     await session.collectGarbage();
     if (signal?.aborted) {
@@ -127,35 +154,23 @@ export async function captureSnapshot(
     durationMs: Date.now() - started,
     bytes: writer.bytes,
     ...(memoryUsage ? { memoryUsage } : {}),
+    ...(counter === undefined ? {} : { counter }),
   };
   writePrivateJson(metaFile, { pid: session.info.pid, nodeVersion: session.info.nodeVersion, ...snapshot });
   return snapshot;
 }
 
-/** Waits `ms`, ticking once a second; resolves early when the signal fires or the target goes. */
-function countdown(ms: number, signal: AbortSignal | undefined, session: TargetSession, tick: (remainingMs: number) => void): Promise<void> {
-  return new Promise((resolve) => {
-    const end = Date.now() + ms;
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', finish);
-      resolve();
-    };
-    const step = (): void => {
-      const remaining = end - Date.now();
-      if (remaining <= 0 || session.gone) return finish();
-      tick(remaining);
-      timer = setTimeout(step, Math.min(1000, remaining));
-    };
-    signal?.addEventListener('abort', finish, { once: true });
-    session.onGone(finish);
-    step();
-  });
-}
+const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
 
 export async function captureSeries(options: CaptureOptions): Promise<CaptureResult> {
-  const { session, signal, events = {} } = options;
+  const { session, signal, events = {}, counter } = options;
+  const every = counter?.every;
+  if (every === undefined && options.intervalMs === undefined) throw new Error('captureSeries: an interval, or a counter to wait for');
+  const warnings: string[] = [];
+  const warn = (message: string): void => {
+    warnings.push(message);
+    events.onWarning?.(message);
+  };
   let gone = false;
   const sampler = new MemorySampler(
     { ...(options.pid === undefined ? {} : { pid: options.pid }), session },
@@ -167,19 +182,41 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
   let targetExited = false;
   sampler.start();
   try {
-    let nextAt = Date.now();
     for (let index = 1; index <= options.snapshots; index++) {
-      if (index > 1) await countdown(nextAt - Date.now(), signal, session, (ms) => events.onCountdown?.(index, ms));
+      if (index > 1) {
+        const from = snapshots[snapshots.length - 1]?.counter;
+        const end = await waitForNext({
+          session,
+          signal,
+          ms: options.intervalMs,
+          units: counter && every !== undefined
+            ? { read: () => readCounter(session, counter.expression), from, every, pollMs: options.sampleEveryMs }
+            : undefined,
+          tick: (wait) => events.onWait?.(index, wait),
+        });
+        if (end.by === 'longest-wait') {
+          warn(`snapshot ${index} was taken after the longest wait (--interval ${seconds(options.intervalMs ?? 0)}): the counter had advanced ${end.units ?? '?'} of ${every}`);
+        } else if (end.by === 'counter-failed') {
+          warn(`the counter could not be read while waiting for snapshot ${index} (${JSON.stringify(counter?.expression)} ${end.problem}): taking it now`);
+        }
+      }
       if (signal?.aborted) break;
       if (gone || session.gone) {
         targetExited = true;
         break;
       }
-      nextAt = Date.now() + options.intervalMs;
       const path = `${options.outDir}/${options.stem}-${index}.heapsnapshot`;
+      const readCounterValue = counter
+        ? async (): Promise<number | undefined> => {
+            const read = await readCounter(session, counter.expression);
+            if (read.ok) return read.value;
+            warn(`the counter could not be read before snapshot ${index}: ${JSON.stringify(counter.expression)} ${read.problem}`);
+            return undefined;
+          }
+        : undefined;
       let snapshot: CapturedSnapshot | undefined;
       try {
-        snapshot = await captureSnapshot(session, path, index, signal, events);
+        snapshot = await captureSnapshot(session, path, index, signal, events, readCounterValue);
       } catch (err) {
         if (!(err instanceof ConnectionClosedError)) throw err;
         targetExited = true;
@@ -204,5 +241,6 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
     requested: options.snapshots,
     endedBy,
     ...(signal?.aborted ? { stoppedBy: String(signal.reason ?? 'aborted') } : {}),
+    warnings,
   };
 }

@@ -7,7 +7,7 @@
 // throw later (`require` is gone once an evaluate returns; the deferred close guards every step).
 
 import { AttachError } from '../errors.js';
-import { CdpConnection } from './cdp-connection.js';
+import { CdpConnection, ConnectionClosedError } from './cdp-connection.js';
 import { formatHostPort } from './inspector-http.js';
 import type { InspectorEndpoint } from './inspector-port.js';
 import { listeningSocketsOf } from './listening-sockets.js';
@@ -35,6 +35,19 @@ export interface DetachReport {
   readonly note: string;
 }
 
+/** A value as the target's inspector describes it (`Runtime.RemoteObject`, the fields we read). */
+export interface RemoteValue {
+  readonly type: string;
+  readonly subtype?: string;
+  readonly className?: string;
+  readonly value?: unknown;
+  readonly unserializableValue?: string;
+  readonly description?: string;
+}
+
+/** What a side-effect-free evaluation gave: a value, or why there is none (one line). */
+export type PureEvaluation = { readonly value: RemoteValue } | { readonly problem: string };
+
 export interface SessionOptions {
   /** The pid we mean to attach to, and its pids in nested namespaces; omitted for a bare --port/--ws. */
   readonly expectedPids?: readonly number[];
@@ -58,6 +71,8 @@ export const DEBUG_END_EXPRESSION = `(() => {
   if (t && typeof t.unref === 'function') t.unref();
   return true;
 })()`;
+/** Object group of the references a user's expression hands back; released at once. */
+const PURE_GROUP = 'leakhunt-pure';
 const PORT_CLOSE_WAIT_MS = 3000;
 /** How long the target gets to close the websocket itself after `_debugEnd()` was scheduled. */
 const TARGET_CLOSE_WAIT_MS = 3000;
@@ -116,6 +131,40 @@ export class TargetSession {
 
   async memoryUsage(timeoutMs = this.#options.timeoutMs): Promise<MemoryUsage> {
     return (await evaluate(this.#conn, MEMORY_EXPRESSION, timeoutMs)) as MemoryUsage;
+  }
+
+  /**
+   * Evaluates a user's expression (`attach --counter`) so that it cannot change the target: V8 refuses
+   * anything with a side effect (`throwOnSideEffect`, as DevTools' eager evaluation), and stops it after
+   * `budgetMs` (`timeout`: an endless loop is terminated and the target runs on). The result comes back
+   * by reference, not by value: by value, an expression that names a big object would be serialised in
+   * the target while it waits (1.5 s for a 200k-element array, measured on Node 20) — primitives carry
+   * their value either way. Any reference is released before this returns, so nothing of the evaluation
+   * stays alive in the target (or in its next heap snapshot). Throws ConnectionClosedError only.
+   */
+  async evaluatePure(expression: string, budgetMs: number): Promise<PureEvaluation> {
+    let answer: Record<string, unknown>;
+    try {
+      answer = await this.#conn.send('Runtime.evaluate', {
+        expression, throwOnSideEffect: true, timeout: budgetMs, returnByValue: false, generatePreview: false,
+        silent: true, includeCommandLineAPI: false, objectGroup: PURE_GROUP,
+      }, this.#options.timeoutMs);
+    } catch (err) {
+      if (err instanceof ConnectionClosedError) throw err;
+      const message = (err as Error).message;
+      return { problem: /terminated/i.test(message) ? `ran longer than ${budgetMs} ms and was stopped` : `failed: ${firstLine(message)}` };
+    }
+    const value = answer.result as (RemoteValue & { objectId?: string }) | undefined;
+    const details = answer.exceptionDetails as { text?: string; exception?: { description?: string } } | undefined;
+    if (value?.objectId !== undefined || details?.exception !== undefined) {
+      await this.#conn.send('Runtime.releaseObjectGroup', { objectGroup: PURE_GROUP }, this.#options.timeoutMs).catch((err: unknown) => {
+        if (err instanceof ConnectionClosedError) throw err;
+      });
+    }
+    if (details) return { problem: `threw ${firstLine(details.exception?.description ?? details.text ?? 'an exception')}` };
+    if (!value) return { problem: 'gave no result' };
+    const { objectId: _id, ...rest } = value;
+    return { value: rest };
   }
 
   /** A full, forced GC (`HeapProfiler.collectGarbage`); the target is paused while it runs. */
@@ -203,6 +252,10 @@ export class TargetSession {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0]!.trim();
 }
 
 async function evaluate(conn: CdpConnection, expression: string, timeoutMs: number): Promise<unknown> {

@@ -4,7 +4,7 @@
 // verdict with its findings.
 
 import type { DiffResult, SnapshotInfo } from '../analysis/diff/diff-series.js';
-import type { CapturedSnapshot, CaptureEnd } from '../attach/capture.js';
+import type { CapturedSnapshot, CaptureEnd, CounterOptions } from '../attach/capture.js';
 import type { InspectorEndpoint } from '../attach/inspector-port.js';
 import type { MemorySample } from '../attach/memory-sampler.js';
 import type { Preflight } from '../attach/preflight.js';
@@ -14,7 +14,7 @@ import type { GateResult } from '../diagnose/gates.js';
 import type { Diagnosis, Finding, Verdict } from '../diagnose/diagnose.js';
 import { buildDiffDocument } from './diff-report.js';
 import type { Block, ReportDocument } from './document.js';
-import { formatBytes, formatBytesDelta, formatCount } from './format.js';
+import { formatBytes, formatBytesDelta, formatCount, formatCountDelta } from './format.js';
 
 export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
   readonly gates: readonly GateResult[];
@@ -26,7 +26,14 @@ export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
     readonly outDir: string;
     readonly requested: number;
     readonly taken: number;
-    readonly intervalMs: number;
+    /** Running time between snapshots; with `counter.every`, the longest wait (absent: none). */
+    readonly intervalMs?: number;
+    /** Where the interval is counted from: the end of the previous snapshot (it pauses the target). */
+    readonly intervalFrom: 'previous-snapshot-end';
+    /** The work counter: its expression, `every` when it paced the snapshots, how far it advanced first → last. */
+    readonly counter?: CounterOptions & { readonly units?: number };
+    /** What per-unit rates are per: --unit-count, or the counter's advance. */
+    readonly unitCount?: { readonly count: number; readonly source: 'unit-count' | 'counter' };
     readonly sampleEveryMs: number;
     readonly endedBy: CaptureEnd;
     readonly inspector: { readonly host: string; readonly port: number; readonly how: InspectorEndpoint['how'] } & DetachReport;
@@ -125,9 +132,32 @@ export function timelineLines(samples: readonly MemorySample[], fields: readonly
   return lines;
 }
 
+function paceText(c: AttachOutput['capture']): string {
+  const every = c.counter?.every;
+  if (every !== undefined) {
+    return `one each time the counter advanced ${formatCount(every)}${c.intervalMs === undefined ? '' : ` (or after ${seconds(c.intervalMs)})`}`;
+  }
+  return `${seconds(c.intervalMs ?? 0)} of running time between them`;
+}
+
+/** `globalThis.turns: 12 → 62 → 113 (+50, +51 per interval; per-unit rates over its 101 units)`. */
+function counterText(out: AttachOutput): string | undefined {
+  const counter = out.capture.counter;
+  if (!counter) return undefined;
+  const values = out.snapshots.map((s) => s.counter);
+  const steps = values.slice(1).map((v, i) => {
+    const before = values[i];
+    return v === undefined || before === undefined ? '?' : formatCountDelta(v - before);
+  });
+  const unit = out.capture.unitCount;
+  const rates = !unit ? 'no per-unit rates' : unit.source === 'counter' ? `per-unit rates over its ${formatCount(unit.count)} units` : `per-unit rates over --unit-count ${formatCount(unit.count)}`;
+  return `${counter.expression}: ${values.map((v) => (v === undefined ? '?' : formatCount(v))).join(' → ')} (${steps.join(', ')} per interval; ${rates})`;
+}
+
 export function buildAttachDocument(out: AttachOutput, options: { top: number; groups?: number }, diagnosis?: Diagnosis): ReportDocument {
   const c = out.capture;
   const pauses = out.snapshots.map((s) => (s.durationMs === undefined ? '?' : seconds(s.durationMs))).join(', ');
+  const counter = counterText(out);
   const span = out.samples.length > 1 ? out.samples[out.samples.length - 1]!.t - out.samples[0]!.t : 0;
   const blocks: Block[] = [
     {
@@ -135,7 +165,8 @@ export function buildAttachDocument(out: AttachOutput, options: { top: number; g
       rows: [
         ['target', `pid ${out.target.pid}, node ${out.target.nodeVersion}`],
         ['inspector', `${c.inspector.how === 'sigusr1' ? 'opened by SIGUSR1' : c.inspector.how === 'explicit' ? 'given' : 'already listening'} on ${c.inspector.host}:${c.inspector.port}; ${c.inspector.note}`],
-        ['capture', `${c.taken} of ${c.requested} snapshots, ${seconds(c.intervalMs)} apart, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`],
+        ['capture', `${c.taken} of ${c.requested} snapshots, ${paceText(c)}, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`],
+        ...(counter === undefined ? [] : [['counter', counter] as const]),
         ['paused', `${pauses} (GC + snapshot, each)`],
         ['leakhunt RSS', `capture peak ${formatBytes(out.leakhunt.captureRssPeak)}${out.leakhunt.analysisRssPeak === undefined ? '' : `, analysis peak ${formatBytes(out.leakhunt.analysisRssPeak)}`}`],
       ],

@@ -1,15 +1,17 @@
 // Capture progress on stderr: the phases of each snapshot (forced GC, V8's generation progress, bytes
-// written), the countdown to the next one with the latest memory sample, and notes. On a TTY one line
+// written), the wait for the next one (a countdown, or the counter's units so far) with the latest
+// memory sample, and notes. On a TTY one line
 // is rewritten in place; in a log, a line per phase and quarter, and one per wait.
 
 import type { CapturedSnapshot, SnapshotPhase } from '../../attach/capture.js';
 import type { MemorySample } from '../../attach/memory-sampler.js';
-import { formatBytes } from '../../report/format.js';
+import type { WaitProgress } from '../../attach/wait-next.js';
+import { formatBytes, formatCount } from '../../report/format.js';
 
 export interface CaptureProgress {
   onPhase(index: number, phase: SnapshotPhase, progress: { done?: number; total?: number; bytes?: number }): void;
   onSnapshot(snapshot: CapturedSnapshot): void;
-  onCountdown(nextIndex: number, remainingMs: number): void;
+  onWait(nextIndex: number, wait: WaitProgress): void;
   onSample(sample: MemorySample): void;
   /** A line that stays (notes, warnings). */
   note(line: string): void;
@@ -55,9 +57,14 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
       stream.write(`leakhunt: snapshot ${s.index} of ${total}: ${formatBytes(s.bytes)} in ${(s.durationMs / 1000).toFixed(1)} s → ${s.file}\n`);
       lastKey = '';
     },
-    onCountdown(next, ms) {
-      const secs = Math.ceil(ms / 1000);
-      show(`leakhunt: next snapshot (${next} of ${total}) in ${secs} s${memory()}`, tty ? `c${next}${secs}` : `c${next}`);
+    onWait(next, wait) {
+      const secs = wait.remainingMs === undefined ? undefined : Math.ceil(wait.remainingMs / 1000);
+      if (wait.every === undefined) {
+        show(`leakhunt: next snapshot (${next} of ${total}) in ${secs ?? 0} s${memory()}`, tty ? `c${next}${secs}` : `c${next}`);
+        return;
+      }
+      const limit = secs === undefined ? '' : `, at most ${secs} s more`;
+      show(`leakhunt: next snapshot (${next} of ${total}) after ${formatCount(wait.every)} units: ${formatCount(wait.units ?? 0)} so far${limit}${memory()}`, tty ? `u${next}${wait.units}${secs}` : `u${next}`);
     },
     onSample(s) {
       lastSample = s;

@@ -1,12 +1,13 @@
-// `leakhunt attach <pid>`: preflight plan, inspector opened safely, memory samples and N snapshots at
-// an interval, detach, then the diff pipeline over the captured series with diff's reporting and gates,
-// plus the memory timeline. The capture keeps leakhunt's RSS small (chunks go straight to disk); the
+// `leakhunt attach <pid>`: preflight plan, inspector opened safely, memory samples and N snapshots paced
+// by running time or by a work counter in the target (attach-pacing.ts), detach, then the diff pipeline
+// over the captured series with diff's reporting and gates, plus the memory timeline. The capture keeps leakhunt's RSS small (chunks go straight to disk); the
 // analysis afterwards is measured and reported apart.
 
 import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
 import { captureSeries, type CaptureResult } from '../../attach/capture.js';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
+import { checkCounter } from '../../attach/counter.js';
 import type { OpenedTarget } from '../../attach/open-target.js';
 import { readProcStatus, resetPeakRss } from '../../attach/proc-status.js';
 import type { DetachReport } from '../../attach/session.js';
@@ -18,17 +19,17 @@ import { AttachError, ExitCode, UsageError } from '../../errors.js';
 import { buildAttachDocument, type AttachOutput } from '../../report/attach-report.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import { parseDuration, parseTop } from '../parse-options.js';
+import { pacingOf, pacingText, unitCountOf, type PacingFlags } from './attach-pacing.js';
 import { createProgress, wantsProgress } from '../progress.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
 import { addGateOptions, DIAGNOSIS_GROUPS, gateLimitsOf, type SeriesReportFlags } from './diff.js';
 import {
-  addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, targetAddressOf, type TargetFlags,
+  addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, printLines, targetAddressOf, type TargetFlags,
 } from './attach-common.js';
 import { createCaptureProgress } from './attach-progress.js';
 
-interface AttachFlags extends TargetFlags, SeriesReportFlags {
+interface AttachFlags extends TargetFlags, SeriesReportFlags, PacingFlags {
   snapshots: string;
-  interval: string;
   sampleEvery: string;
   out?: string;
   force?: boolean;
@@ -52,8 +53,10 @@ export function registerAttach(program: Command, globals: () => GlobalOptions, s
     .argument('[pid]', 'the Node.js process (not needed with --port / --ws)')
     .description('attach to a running Node process: memory timeline, heap snapshots at intervals, what grows and what holds it')
     .option('--snapshots <n>', 'how many snapshots to take', '3')
-    .option('--interval <duration>', 'time between snapshots (e.g. 15s, 5m)', '60s')
-    .option('--sample-every <duration>', 'time between memory samples', '1s')
+    .option('--interval <duration>', 'running time the target gets between snapshots, from the end of one to the start of the next (e.g. 15s, 5m; default 60s); with --every, the longest wait (default: none)')
+    .option('--counter <expression>', 'a JavaScript expression read in the target before each snapshot (side effects are refused; e.g. globalThis.turns): per-unit rates over how far it advanced')
+    .option('--every <n>', 'take the next snapshot once --counter advanced by n (polled at --sample-every)')
+    .option('--sample-every <duration>', 'time between memory samples (and counter polls with --every)', '1s')
     .option('--out <dir>', 'where the snapshots go (created 0700; default ./leakhunt-<pid>-<time>)')
     .option('--force', 'take snapshots even when the memory headroom check fails (never overrides the signal checks)')
     .option('--top <n|all>', 'how many growing classes to list', '20')
@@ -62,29 +65,41 @@ export function registerAttach(program: Command, globals: () => GlobalOptions, s
     .option('--markdown', 'print Markdown')
     .option('--progress', 'show progress on stderr even with --json')
     .option('--no-progress', 'never show progress')
-    .option('--unit-count <n>', 'units of work (turns, requests) the target did between the first and the last snapshot, for per-unit rates');
+    .option('--unit-count <n>', 'units of work (turns, requests) the target did between the first and the last snapshot, for per-unit rates (overrides --counter)');
   addTargetOptions(addGateOptions(command))
     .addHelpText('after', `
 Examples:
   $ leakhunt attach 4242                               3 snapshots a minute apart, then what grew and what holds it
   $ leakhunt attach 4242 --snapshots 4 --interval 5m --out ./incident-17
   $ leakhunt attach 4242 --interval 15s --json > attach.json
+  $ leakhunt attach 4242 --counter 'globalThis.turns' --every 50
+                                                       a snapshot every 50 turns of the agent; rates per turn
+  $ leakhunt attach 4242 --counter 'globalThis.turns' --every 50 --interval 10m
+                                                       … but never more than 10 minutes apart (then: a warning)
+  $ leakhunt attach 4242 --counter 'app.stats.requests' --interval 2m
+                                                       2 minutes apart; rates per request
   $ leakhunt attach --port 9229 --interval 30s        an inspector already listening (e.g. kubectl port-forward)
 
+The interval is running time: it counts from the end of one snapshot (which pauses the target) to the
+start of the next. --counter is evaluated in the target over the inspector with V8's side-effect check
+(an expression that could change anything, e.g. an assignment or a call V8 cannot prove pure, is
+refused; a read is stopped after 500 ms); it must give a finite number, and its advance from the first
+snapshot to the last is the unit count for per-unit rates.
+
 The target is left as it was found: an inspector leakhunt opened with SIGUSR1 is closed again
-(Ctrl-C included); one that was already open stays open. Each snapshot pauses the target; the plan
-printed first says for about how long.`)
+(Ctrl-C and errors included); one that was already open stays open. Each snapshot pauses the target;
+the plan printed first says for about how long.`)
     .action(async (pidArg: string | undefined, flags: AttachFlags, cmd: Command) => {
       const address = targetAddressOf(pidArg, flags);
       const count = parseCount(flags.snapshots);
-      const intervalMs = parseDuration('--interval', flags.interval);
+      const pacing = pacingOf(flags);
       const sampleEveryMs = Math.max(100, parseDuration('--sample-every', flags.sampleEvery));
       const top = parseTop(flags.top);
       const groups = parseTop(flags.groups);
       const limits = gateLimitsOf(flags);
       const format = formatOf(flags);
       const showProgress = wantsProgress(cmd, flags.progress, format === 'text');
-      const work = `${count} snapshots ${flags.interval} apart, each after a forced GC; memory samples every ${flags.sampleEvery}; into ${flags.out ?? defaultOutDir(address.pid ?? 0)}`;
+      const work = `${pacingText(pacing, count, flags.interval)}, each after a forced GC; memory samples every ${flags.sampleEvery}; into ${flags.out ?? defaultOutDir(address.pid ?? 0)}`;
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;
       const stop = installStopSignals('the capture', () => leftBehind(opened?.session, seen, address.pid));
@@ -98,6 +113,11 @@ printed first says for about how long.`)
         try {
           if (!stop.signal.aborted) {
             assessSnapshot(opened, flags.force === true);
+            if (pacing.counter) {
+              // The first read, before any directory or snapshot: a bad expression is a usage error (exit 2), detached by the finally below.
+              const value = await checkCounter(session, pacing.counter.expression);
+              printLines([`  counter    ${pacing.counter.expression} = ${value} (read without side effects)`]);
+            }
             outDir = flags.out ?? defaultOutDir(address.pid ?? session.info.pid);
             const dir = prepareOutputDir(outDir);
             if (dir.warning) warn(dir.warning);
@@ -107,10 +127,10 @@ printed first says for about how long.`)
               outDir,
               stem: String(address.pid ?? session.info.pid),
               snapshots: count,
-              intervalMs,
+              ...pacing,
               sampleEveryMs,
               signal: stop.signal,
-              events: progress,
+              events: { ...progress, onWarning: (w) => progress.note(`warning: ${w}`) },
             });
           }
         } finally {
@@ -148,7 +168,9 @@ printed first says for about how long.`)
       const analysisRssPeak = readProcStatus('self').peakRssBytes;
       const gates = evaluateGates(diff, limits);
       const elapsedMs = Date.parse(kept[kept.length - 1]!.takenAt) - Date.parse(kept[0]!.takenAt);
-      const unitCount = flags.unitCount === undefined ? undefined : parseTop(flags.unitCount);
+      const units = unitCountOf(flags, kept);
+      if (units.warning) warn(units.warning);
+      const unitCount = units.unitCount?.count;
       const diagnosis = diagnose({ diff, samples: capture.samples, timelineHasSnapshots: true, ...(elapsedMs > 0 ? { elapsedMs } : {}), ...(unitCount ? { unitCount } : {}) });
       const byFile = new Map(kept.map((s) => [s.file, s]));
       const output: AttachOutput = {
@@ -164,7 +186,10 @@ printed first says for about how long.`)
           outDir,
           requested: count,
           taken: kept.length,
-          intervalMs,
+          ...(pacing.intervalMs === undefined ? {} : { intervalMs: pacing.intervalMs }),
+          intervalFrom: 'previous-snapshot-end',
+          ...(pacing.counter ? { counter: { ...pacing.counter, ...(units.counterUnits === undefined ? {} : { units: units.counterUnits }) } } : {}),
+          ...(units.unitCount ? { unitCount: units.unitCount } : {}),
           sampleEveryMs,
           endedBy: capture.endedBy,
           inspector: { host: opened.session.endpoint.host, port: opened.session.endpoint.port, how: opened.session.endpoint.how, ...detach },
@@ -172,6 +197,7 @@ printed first says for about how long.`)
         verdict: diagnosis.verdict,
         evidence: diagnosis.evidence,
         findings: diagnosis.findings,
+        warnings: [...diff.warnings, ...capture.warnings, ...(units.warning ? [units.warning] : [])],
         leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },
       };
       if (format !== 'text') for (const w of diff.warnings) warn(w);

@@ -1,0 +1,77 @@
+// The work counter of `attach --counter`: a JavaScript expression the user names (`globalThis.turns`),
+// read in the target without side effects just before each snapshot and, with `--every`, polled while
+// waiting for the next one. It must yield a finite number; anything else is said in one line that names
+// what came back. A bad expression on the first read is a usage error (exit 2); later reads only warn.
+
+import { UsageError } from '../errors.js';
+import type { PureEvaluation, RemoteValue, TargetSession } from './session.js';
+
+/** How long one read may run in the target before V8 stops it (DevTools gives eager evaluation 500 ms). */
+export const COUNTER_BUDGET_MS = 500;
+
+export type CounterRead = { readonly ok: true; readonly value: number } | { readonly ok: false; readonly problem: string };
+
+const MAX_SHOWN = 40;
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > MAX_SHOWN ? `${line.slice(0, MAX_SHOWN)}…` : line;
+}
+
+/** `undefined`, `null`, `the string "12"`, `a bigint (10n)`, `an object (Map(3))`, `a function`. */
+export function describeRemoteValue(v: RemoteValue): string {
+  switch (v.type) {
+    case 'undefined':
+      return 'undefined';
+    case 'string':
+      return `the string ${JSON.stringify(clip(String(v.value)))}`;
+    case 'boolean':
+      return String(v.value);
+    case 'bigint':
+      return `a bigint (${v.unserializableValue ?? v.description ?? '?'})`;
+    case 'number':
+      return v.unserializableValue ?? String(v.value);
+    case 'symbol':
+      return `a symbol (${clip(v.description ?? '')})`;
+    case 'function':
+      return 'a function';
+    case 'object':
+      return v.subtype === 'null' ? 'null' : `an object (${clip(v.description ?? v.className ?? 'Object')})`;
+    default:
+      return v.type;
+  }
+}
+
+/** A finite number, or what went wrong. V8's side-effect refusal gets its own words. */
+export function interpretCounter(evaluation: PureEvaluation): CounterRead {
+  if ('problem' in evaluation) {
+    const p = evaluation.problem;
+    if (/Possible side-effect/i.test(p)) {
+      return { ok: false, problem: `was refused: V8 cannot prove it free of side effects (${p.replace(/^threw /, '')}); read a plain property such as globalThis.turns` };
+    }
+    return { ok: false, problem: p };
+  }
+  const v = evaluation.value;
+  if (v.type === 'number') {
+    if (typeof v.value === 'number' && Number.isFinite(v.value)) return { ok: true, value: v.value };
+    if (v.unserializableValue === '-0') return { ok: true, value: 0 };
+  }
+  return { ok: false, problem: `returned ${describeRemoteValue(v)}, not a finite number` };
+}
+
+/** One read. Throws ConnectionClosedError when the target went away, nothing else. */
+export async function readCounter(session: TargetSession, expression: string): Promise<CounterRead> {
+  return interpretCounter(await session.evaluatePure(expression, COUNTER_BUDGET_MS));
+}
+
+/** `--counter "globalThis.turns" returned undefined, not a finite number`. */
+export function counterMessage(expression: string, problem: string): string {
+  return `--counter ${JSON.stringify(expression)} ${problem}`;
+}
+
+/** The first read, before anything is written: a bad expression is the user's to fix (exit 2). */
+export async function checkCounter(session: TargetSession, expression: string): Promise<number> {
+  const read = await readCounter(session, expression);
+  if (!read.ok) throw new UsageError(counterMessage(expression, read.problem));
+  return read.value;
+}
