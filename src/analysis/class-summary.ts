@@ -9,6 +9,7 @@
 //   (DevTools stores -5 there, which wins its minimum the same way).
 // Rows come back in class-id order; callers sort and slice.
 
+import type { SizeArray } from '../snapshot/heap-graph.js';
 import type { ClassIndex } from './class-keys.js';
 import { UNREACHABLE_DISTANCE } from './distances.js';
 import type { DominatorTree } from './dominator-tree.js';
@@ -26,7 +27,7 @@ export interface ClassSummaryRow {
 
 export interface ClassSummaryInput {
   readonly classIndex: ClassIndex;
-  readonly selfSizes: Float64Array;
+  readonly selfSizes: SizeArray;
   readonly retainedSizes: Float64Array;
   readonly distances: Uint32Array;
   readonly tree: DominatorTree;

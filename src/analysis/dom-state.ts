@@ -16,7 +16,8 @@ const DETACHED = 2;
 /** 1 for each native node shown as "Detached …"; undefined when the snapshot has no such node. */
 export function computeDetachedNatives(graph: HeapGraph, scratch: Scratch = new Scratch()): Uint8Array | undefined {
   const state = graph.nodeDetachedness;
-  if (!state) return undefined;
+  // Node's snapshots carry the field but never set it: nothing to spread, and nothing to allocate.
+  if (!state || !hasNativeState(state, graph)) return undefined;
   const { nodeCount, nodeType, firstEdge, edgeType, edgeTarget } = graph;
   const native = graph.nodeTypes.native;
   const { hidden, weak } = graph.edgeTypes;
@@ -68,4 +69,10 @@ export function computeDetachedNatives(graph: HeapGraph, scratch: Scratch = new 
   if (any) return detached;
   scratch.give(detached);
   return undefined;
+}
+
+function hasNativeState(state: Uint8Array, graph: HeapGraph): boolean {
+  const native = graph.nodeTypes.native;
+  for (let n = 0; n < state.length; n++) if (state[n] !== 0 && graph.nodeType[n] === native) return true;
+  return false;
 }

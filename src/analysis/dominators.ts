@@ -1,7 +1,10 @@
 // Immediate dominators over the essential edges (EDGE_RETAINS), by Lengauer–Tarjan:
 //   T. Lengauer, R. E. Tarjan, "A fast algorithm for finding dominators in a flowgraph",
 //   ACM TOPLAS 1(1):121–141, 1979 — the "simple" variant (path compression, naive link), O(m log n).
-// Iterative throughout (10M-node heaps would overflow any recursion); typed arrays only.
+// Iterative throughout (10M-node heaps would overflow any recursion); typed arrays only. Six per-node
+// arrays, not seven: a vertex's DFS parent is last read in the step that first writes its `dom` entry
+// (the bucket link), so the two share one array; the DFS edge cursors live in `ancestor` until the
+// forest is built.
 //
 // Unreachable nodes follow Chrome DevTools (HeapSnapshot.calculateDominatorsAndRetainedSizes, which is LT too):
 // - A node with no essential retainer at all (only weak ones, or none) is treated as if the root had an
@@ -31,10 +34,11 @@ export function computeDominators(
   // vertex: DFS number -> vertex. ancestor: the DFS edge cursor until the main loop, then the forest
   // links. bucket: head of the list of vertices whose semidominator is this vertex. dom: while a vertex
   // waits in a bucket, the next one in that bucket. Temporaries come in pairs (see Scratch).
-  const [parent, semi] = scratch.u32Pair(size);
   const [vertex, label] = scratch.u32Pair(size);
   const [ancestor, bucket] = scratch.u32Pair(size);
+  const semi = scratch.u32(size);
   const dom = scratch.u32(size);
+  const parent = dom; // see the header: parent[w] is read for the last time just before dom[w] is first written
   const r = rootOrdinal + 1;
 
   let count = 0;
@@ -69,14 +73,15 @@ export function computeDominators(
   search(r);
   if (count < nodeCount) {
     // Orphans: no essential retainer. `dom` is free until the main loop; use it as a has-retainer flag.
-    for (let e = 0; e < edgeCount; e++) if ((mask[e]! & EDGE_RETAINS) !== 0) dom[edgeTarget[e]! + 1] = 1;
+    // Marks nodes with an essential retainer in `ancestor`: only unvisited nodes' marks are read, and a
+    // search overwrites the mark of every node it visits with its edge cursor.
+    for (let e = 0; e < edgeCount; e++) if ((mask[e]! & EDGE_RETAINS) !== 0) ancestor[edgeTarget[e]! + 1] = 1;
     for (let v = 1; v <= nodeCount; v++) {
-      if (semi[v] === 0 && dom[v] === 0) {
+      if (semi[v] === 0 && ancestor[v] === 0) {
         parent[v] = r;
         search(v);
       }
     }
-    dom.fill(0);
   }
   const reached = count;
   ancestor.fill(0);
@@ -121,7 +126,7 @@ export function computeDominators(
     const d = dom[o + 1]!;
     dom[o] = semi[o + 1] === 0 ? rootOrdinal : d - 1;
   }
-  scratch.give(parent, vertex, ancestor);
+  scratch.give(vertex, ancestor, semi);
   return dom.subarray(0, nodeCount);
 }
 

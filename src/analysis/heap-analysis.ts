@@ -5,7 +5,7 @@
 // Checked node by node (distance, self size, dominator, retained size, class name and key) and row by
 // row (class summary) against DevTools' own heap_snapshot_worker on Node 20/22 and Chrome snapshots.
 
-import type { HeapGraph } from '../snapshot/heap-graph.js';
+import type { HeapGraph, SizeArray } from '../snapshot/heap-graph.js';
 import { computeClassIndex, type ClassIndex } from './class-keys.js';
 import { summarizeClasses, type ClassSummaryRow } from './class-summary.js';
 import { computeDistances } from './distances.js';
@@ -44,7 +44,7 @@ export class HeapAnalysis {
   #mask?: Uint8Array;
   #detached?: Uint8Array | null;
   #distances?: Uint32Array;
-  #selfSizes?: Float64Array;
+  #selfSizes?: SizeArray;
   #retainers?: RetainerIndex;
   #dominators?: Uint32Array;
   #tree?: DominatorTree;
@@ -67,7 +67,7 @@ export class HeapAnalysis {
   }
 
   /** Self sizes as DevTools shows them (hidden/array sizes moved to their owner); use these, not the raw ones. */
-  get selfSizes(): Float64Array {
+  get selfSizes(): SizeArray {
     return (this.#selfSizes ??= this.#phase('self-sizes', () => computeShallowSizes(this.graph, this.detachedNatives, this.scratch)));
   }
 
@@ -87,6 +87,9 @@ export class HeapAnalysis {
 
   get dominators(): Uint32Array {
     if (this.#dominators) return this.#dominators;
+    // Distances first (every report needs them): their BFS queue, given back, becomes one of the
+    // dominator phase's temporaries instead of a fresh buffer allocated after it.
+    void this.distances;
     const { edgeMask, retainers } = this;
     return (this.#dominators = this.#phase('dominators', () => computeDominators(this.graph, edgeMask, this.scratch, retainers)));
   }
@@ -138,6 +141,7 @@ export class HeapAnalysis {
 export function analyzeHeap(graph: HeapGraph, options: AnalyzeOptions = {}): HeapAnalysis {
   const analysis = new HeapAnalysis(graph, options);
   void analysis.edgeMask;
+  void analysis.distances;
   void analysis.dominatorTree;
   void analysis.retainedSizes;
   void analysis.distances;

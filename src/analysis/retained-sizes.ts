@@ -4,14 +4,14 @@
 // Self sizes are DevTools' adjusted ones when the caller passes them (see shallow-sizes.ts).
 // Float64 throughout: sums pass 2^32 on large heaps and stay exact up to 2^53.
 
-import type { HeapGraph } from '../snapshot/heap-graph.js';
+import type { HeapGraph, SizeArray } from '../snapshot/heap-graph.js';
 import { buildDominatorTree, dominatorPreorder, type DominatorTree } from './dominator-tree.js';
 import { Scratch } from './scratch.js';
 
 export function computeRetainedSizes(
   graph: HeapGraph,
   dominators: Uint32Array,
-  selfSizes: Float64Array = graph.nodeSelfSize,
+  selfSizes: SizeArray = graph.nodeSelfSize,
   tree?: DominatorTree,
   scratch: Scratch = new Scratch(),
 ): Float64Array {

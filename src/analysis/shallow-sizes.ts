@@ -9,7 +9,7 @@
 //   (the root, `(GC roots)` and its sub-roots).
 // The graph stays untouched: the result is a new array. Invariant: the total is unchanged.
 
-import type { HeapGraph } from '../snapshot/heap-graph.js';
+import type { HeapGraph, SizeArray } from '../snapshot/heap-graph.js';
 import { computeDetachedNatives } from './dom-state.js';
 import { Scratch } from './scratch.js';
 import { hasUserRoots } from './user-roots.js';
@@ -21,9 +21,13 @@ export function computeShallowSizes(
   graph: HeapGraph,
   detached: Uint8Array | undefined = computeDetachedNatives(graph),
   scratch: Scratch = new Scratch(),
-): Float64Array {
-  const sizes = scratch.f64(graph.nodeCount);
-  sizes.set(graph.nodeSelfSize);
+): SizeArray {
+  // Moving sizes onto owners never makes one larger than the total, so 32 bits do while the total fits.
+  const raw = graph.nodeSelfSize;
+  let total = 0;
+  for (let n = 0; n < raw.length; n++) total += raw[n]!;
+  const sizes: SizeArray = total <= 0xffffffff ? scratch.u32(graph.nodeCount) : scratch.f64(graph.nodeCount);
+  sizes.set(raw);
   if (!hasUserRoots(graph)) return sizes;
   const { nodeCount, nodeType, firstEdge, edgeType, edgeTarget, rootOrdinal } = graph;
   const { hidden, array, native, synthetic } = graph.nodeTypes;

@@ -5,6 +5,12 @@
 
 import type { StringTable } from './string-table.js';
 
+/**
+ * Sizes in bytes: Uint32 while every size fits (V8's self sizes always do in practice), Float64 when one
+ * does not. Read them by index; never assume which.
+ */
+export type SizeArray = Uint32Array | Float64Array;
+
 /** Optional sections of a snapshot, kept as the file has them (flat numbers; trace tree as parsed JSON). */
 export interface SnapshotExtras {
   /** `snapshot.meta` exactly as written, for the field lists of the sections below. */
@@ -12,7 +18,8 @@ export interface SnapshotExtras {
   readonly traceFunctionInfos?: Float64Array;
   readonly traceTree?: unknown;
   readonly samples?: Float64Array;
-  readonly locations?: Float64Array;
+  /** object_index, script_id, line, column per entry (meta.location_fields): all 32-bit. */
+  readonly locations?: Uint32Array;
 }
 
 export interface HeapGraphInit {
@@ -21,7 +28,7 @@ export interface HeapGraphInit {
   readonly nodeType: Uint8Array;
   readonly nodeName: Uint32Array;
   readonly nodeId: Uint32Array;
-  readonly nodeSelfSize: Float64Array;
+  readonly nodeSelfSize: SizeArray;
   /** Length nodeCount + 1: edges of node n are firstEdge[n] .. firstEdge[n+1]-1. */
   readonly firstEdge: Uint32Array;
   readonly nodeDetachedness?: Uint8Array;
@@ -61,7 +68,7 @@ export class HeapGraph {
   readonly nodeType: Uint8Array;
   readonly nodeName: Uint32Array;
   readonly nodeId: Uint32Array;
-  readonly nodeSelfSize: Float64Array;
+  readonly nodeSelfSize: SizeArray;
   readonly firstEdge: Uint32Array;
   readonly nodeDetachedness: Uint8Array | undefined;
   readonly nodeTraceId: Uint32Array | undefined;

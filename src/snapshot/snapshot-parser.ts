@@ -9,7 +9,7 @@
 // count × fields entries. Anything else is a SnapshotFormatError with the byte offset.
 
 import { SnapshotFormatError } from '../errors.js';
-import { HeapGraph } from './heap-graph.js';
+import { HeapGraph, type SizeArray } from './heap-graph.js';
 import { decodeJsonStringBytes } from './json-string.js';
 import { readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
 import { StringTable, LONG_STRING_BYTES } from './string-table.js';
@@ -94,7 +94,8 @@ export class SnapshotParser {
   #count = 0; // values stored in the current array
   #expected = 0; // values the current array must hold (-1: any)
   #needComma = false;
-  #flat: number[] = [];
+  /** Values of a flat section (trace_function_infos, samples, locations) so far: `#flat[0 .. #count)`. */
+  #flat = new Float64Array(0);
 
   // Strings.
   #inString = false;
@@ -113,7 +114,7 @@ export class SnapshotParser {
   #nodeType = new Uint8Array(0);
   #nodeName = new Uint32Array(0);
   #nodeId = new Uint32Array(0);
-  #nodeSelfSize = new Float64Array(0);
+  #nodeSelfSize: SizeArray = new Uint32Array(0);
   #firstEdge = new Uint32Array(1);
   #nodeTraceId: Uint32Array | undefined;
   #nodeDetachedness: Uint8Array | undefined;
@@ -123,7 +124,7 @@ export class SnapshotParser {
   #edgeCountSum = 0;
   #maxNameIndex = -1;
   #maxNameOffset = 0;
-  #extras: { traceFunctionInfos?: Float64Array; samples?: Float64Array; locations?: Float64Array; traceTree?: unknown } = {};
+  #extras: { traceFunctionInfos?: Float64Array; samples?: Float64Array; locations?: Uint32Array; traceTree?: unknown } = {};
 
   constructor(options: ParserOptions) {
     this.#label = options.fileLabel;
@@ -251,7 +252,7 @@ export class SnapshotParser {
     if (section === Section.Nodes) this.#expected = layout.nodeCount * layout.nodeFieldCount;
     else if (section === Section.Edges) this.#expected = layout.edgeCount * layout.edgeFieldCount;
     else this.#expected = -1;
-    this.#flat = [];
+    this.#flat = new Float64Array(0);
     this.#state = section === Section.Strings ? State.Strings : State.Numbers;
     return i + 1;
   }
@@ -297,8 +298,12 @@ export class SnapshotParser {
       if (section === Section.Nodes) this.#consumeNodes(n);
       else this.#consumeEdges(n);
     } else {
-      const batch = this.#scan.batch;
-      for (let j = 0; j < n; j++) this.#flat.push(batch[j]!);
+      if (this.#count + n > this.#flat.length) {
+        const grown = new Float64Array(Math.max(2 * this.#flat.length, this.#count + n, 4096));
+        grown.set(this.#flat.subarray(0, this.#count));
+        this.#flat = grown;
+      }
+      this.#flat.set(this.#scan.batch.subarray(0, n), this.#count);
     }
     this.#count += n;
   }
@@ -316,7 +321,7 @@ export class SnapshotParser {
     const nodeType = this.#nodeType;
     const nodeName = this.#nodeName;
     const nodeId = this.#nodeId;
-    const selfSize = this.#nodeSelfSize;
+    let selfSize = this.#nodeSelfSize;
     const firstEdge = this.#firstEdge;
     const traceId = this.#nodeTraceId;
     const detachedness = this.#nodeDetachedness;
@@ -339,6 +344,8 @@ export class SnapshotParser {
       nodeType[ordinal] = type;
       nodeName[ordinal] = name;
       nodeId[ordinal] = id;
+      // Sizes are kept in 32 bits until one does not fit (half the memory of Float64 on every heap).
+      if (size > 0xffffffff && selfSize instanceof Uint32Array) selfSize = this.#nodeSelfSize = Float64Array.from(selfSize);
       selfSize[ordinal] = size;
       firstEdge[ordinal + 1] = edges;
       edgeSum += edges;
@@ -403,11 +410,12 @@ export class SnapshotParser {
         this.#fail(`node edge counts add up to ${this.#edgeCountSum}, expected edge_count ${layout.edgeCount}`, at);
       }
     } else {
-      const values = Float64Array.from(this.#flat);
-      this.#flat = [];
-      if (this.#sectionName === 'trace_function_infos') this.#extras.traceFunctionInfos = values;
-      else if (this.#sectionName === 'samples') this.#extras.samples = values;
-      else this.#extras.locations = values;
+      const flat = this.#flat.subarray(0, this.#count);
+      this.#flat = new Float64Array(0);
+      if (this.#sectionName === 'trace_function_infos') this.#extras.traceFunctionInfos = flat.slice();
+      else if (this.#sectionName === 'samples') this.#extras.samples = flat.slice();
+      else if (flat.every((v) => v >= 0 && v <= 0xffffffff)) this.#extras.locations = Uint32Array.from(flat);
+      else this.#fail('"locations" holds a value that is not a 32-bit unsigned integer', at);
     }
     this.#state = State.AfterValue;
   }
@@ -585,7 +593,7 @@ export class SnapshotParser {
     this.#nodeType = new Uint8Array(n);
     this.#nodeName = new Uint32Array(n);
     this.#nodeId = new Uint32Array(n);
-    this.#nodeSelfSize = new Float64Array(n);
+    this.#nodeSelfSize = new Uint32Array(n);
     this.#firstEdge = new Uint32Array(n + 1);
     if (layout.nodeFields.includes('trace_node_id')) this.#nodeTraceId = new Uint32Array(n);
     if (layout.nodeFields.includes('detachedness')) this.#nodeDetachedness = new Uint8Array(n);

@@ -190,7 +190,7 @@ export class GraphBuilder {
       rootOrdinal: this.#rootOrdinal,
       extras: {
         meta: this.meta(),
-        ...(this.#locations.length > 0 ? { locations: Float64Array.from(this.#locations) } : {}),
+        ...(this.#locations.length > 0 ? { locations: Uint32Array.from(this.#locations) } : {}),
       },
     });
   }

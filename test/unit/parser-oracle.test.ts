@@ -134,7 +134,7 @@ function compareSections(graph: HeapGraph, raw: RawSnapshot, m: Mismatches): voi
   if (rootIndex !== undefined) {
     m.check('root ordinal', () => 'snapshot.root_index', rootIndex / raw.snapshot.meta.node_fields.length, graph.rootOrdinal);
   }
-  const numeric: [string, number[] | undefined, Float64Array | undefined][] = [
+  const numeric: [string, number[] | undefined, Float64Array | Uint32Array | undefined][] = [
     ['locations', raw.locations, extras.locations],
     ['samples', raw.samples, extras.samples],
     ['trace_function_infos', raw.trace_function_infos, extras.traceFunctionInfos],
