@@ -3,5 +3,13 @@
 
 import { relaunch, shouldRelaunch } from './relaunch.js';
 
+// A reader that stops early (`leakhunt … | head`) closes the pipe: that ends the output, quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 // The CLI's modules load only in the process that runs it, not in a parent that only relaunches.
 process.exitCode = shouldRelaunch() ? await relaunch() : await (await import('./main.js')).main(process.argv);

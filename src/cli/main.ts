@@ -3,20 +3,35 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ExitCode, LeakhuntError } from '../errors.js';
-import { registerAnalyze } from './commands/analyze.js';
-import { registerAttach } from './commands/attach.js';
-import { registerDiff } from './commands/diff.js';
-import { registerRetainers } from './commands/retainers.js';
-import { registerSnapshot } from './commands/snapshot.js';
-import { registerWatch } from './commands/watch.js';
 import { ExitStatus, type GlobalOptions } from './global-options.js';
+
+type Register = (program: Command, globals: () => GlobalOptions, status: ExitStatus) => void;
+
+/**
+ * Each command's module, loaded on demand: a run loads the command it runs (attach's inspector client
+ * and analyze's engine are ~0.1 s of module loading each); help and unknown commands load them all.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  analyze: async () => (await import('./commands/analyze.js')).registerAnalyze,
+  diff: async () => (await import('./commands/diff.js')).registerDiff,
+  retainers: async () => (await import('./commands/retainers.js')).registerRetainers,
+  attach: async () => (await import('./commands/attach.js')).registerAttach,
+  snapshot: async () => (await import('./commands/snapshot.js')).registerSnapshot,
+  watch: async () => (await import('./commands/watch.js')).registerWatch,
+};
+
+/** The commands `argv` needs registered: the one it names, or all of them (help, typos, no command). */
+function commandsFor(argv: readonly string[]): string[] {
+  const named = argv.slice(2).find((a) => !a.startsWith('-'));
+  return named !== undefined && named in COMMANDS && !argv.includes('help') ? [named] : Object.keys(COMMANDS);
+}
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-export function buildProgram(status: ExitStatus): Command {
+export async function buildProgram(status: ExitStatus, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('leakhunt');
   const globals = (): GlobalOptions => {
     const o = program.opts<{ debug?: boolean; color?: boolean }>();
@@ -31,12 +46,8 @@ export function buildProgram(status: ExitStatus): Command {
     .configureOutput({
       outputError: (text, write) => write(`leakhunt: ${text.replace(/^error: /, '').trimEnd()} (see --help)\n`),
     });
-  registerAnalyze(program, globals);
-  registerDiff(program, globals, status);
-  registerRetainers(program, globals);
-  registerAttach(program, globals, status);
-  registerSnapshot(program, globals, status);
-  registerWatch(program, globals);
+  const registers = await Promise.all(commandsFor(argv).map((name) => COMMANDS[name]!()));
+  for (const register of registers) register(program, globals, status);
   program.addHelpText('after', `
 Examples:
   $ leakhunt attach 4242                          preflight, memory timeline, 3 snapshots a minute apart, what grows
@@ -54,8 +65,8 @@ Exit codes: 0 clean, 1 leak found or threshold crossed, 2 usage, 3 bad snapshot,
 
 export async function main(argv: readonly string[]): Promise<number> {
   const status = new ExitStatus();
-  const program = buildProgram(status);
   try {
+    const program = await buildProgram(status, argv);
     await program.parseAsync([...argv]);
     return status.code;
   } catch (e) {
