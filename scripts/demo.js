@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// `npm run demo`: the main job on a bundled example. Starts the leaking agent fixture
-// (fixtures/agent-demo.cjs: an agent loop whose tracer keeps every finished run) as an ordinary
-// process — no --inspect — and runs `leakhunt attach` on it: preflight, inspector opened with SIGUSR1,
-// three snapshots five seconds apart, the inspector closed again, then the diagnosis. Snapshots go to
-// ./demo-out (owner-only). The fixture is stopped at the end.
+// `npm run demo`: the main job on a bundled example. Starts story A of the incidents
+// (fixtures/agents/context-capture.cjs: a real LangGraph agent whose graph node creates a @grpc/grpc-js
+// client per turn and never closes it, so the client's timers capture the turn's AsyncLocalStorage
+// context) as an ordinary process — no --inspect — and runs `leakhunt attach` on it: preflight,
+// inspector opened with SIGUSR1, three snapshots 40 turns apart (read from the agent's own request
+// counter), the inspector closed again, then the diagnosis. Snapshots go to ./demo-out (owner-only).
+// The agent is stopped at the end. `npm run demo -- --simple` runs the small dependency-free
+// fixtures/agent-demo.cjs instead (a tracer Map that keeps every run).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, chmodSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,9 +19,11 @@ chmodSync(out, 0o700);
 const captureDir = join(out, 'attach');
 rmSync(captureDir, { recursive: true, force: true });
 
-const agent = spawn(process.execPath, [join(root, 'fixtures/agent-demo.cjs')], {
+const simple = process.argv.includes('--simple');
+const fixture = simple ? 'fixtures/agent-demo.cjs' : 'fixtures/agents/context-capture.cjs';
+const agent = spawn(process.execPath, [join(root, fixture)], {
   stdio: ['ignore', 'ignore', 'inherit'],
-  env: { ...process.env, LEAKHUNT_FIXTURE_RATE: '200' },
+  env: { ...process.env, LEAKHUNT_FIXTURE_RATE: simple ? '200' : '40' },
 });
 const stopAgent = () => {
   if (agent.exitCode === null) agent.kill('SIGTERM');
@@ -26,12 +31,13 @@ const stopAgent = () => {
 process.on('exit', stopAgent);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {}); // leakhunt (same group) handles Ctrl-C
 
-await new Promise((resolve) => setTimeout(resolve, 1500));
+await new Promise((resolve) => setTimeout(resolve, simple ? 1500 : 3000)); // imports and a first few turns
 if (agent.exitCode !== null) {
   console.error(`demo: the agent fixture exited early (${agent.exitCode})`);
   process.exit(1);
 }
-const args = ['attach', String(agent.pid), '--snapshots', '3', '--interval', '5s', '--sample-every', '500ms', '--out', captureDir, '--top', '8', '--groups', '3'];
+const args = ['attach', String(agent.pid), '--snapshots', '3', '--counter', 'globalThis.__leakhuntRequests', '--every', simple ? '400' : '40',
+  '--interval', '60s', '--sample-every', '500ms', '--out', captureDir, '--top', '8', '--groups', '3'];
 console.error(`demo: a leaking agent runs as pid ${agent.pid}; now: leakhunt ${args.join(' ')}\n`);
 const run = spawnSync(process.execPath, [join(root, 'bin/leakhunt.js'), ...args], { stdio: 'inherit' });
 const alive = agent.exitCode === null;
