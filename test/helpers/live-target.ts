@@ -29,6 +29,8 @@ export interface StartOptions {
   readonly nodeArgs?: readonly string[];
   /** Requests a second for fixtures (LEAKHUNT_FIXTURE_RATE). */
   readonly rate?: number;
+  /** More environment for the target (e.g. DURABILITY, LEAKHUNT_FIXTURE_LOAD_MS); PATH and the rate are always set. */
+  readonly env?: Readonly<Record<string, string>>;
   /** Wait until the process listens on a port (started with --inspect). */
   readonly waitForListen?: boolean;
   /** Extra wall time after it is ready (to let a fixture warm up). */
@@ -104,7 +106,7 @@ export async function startTarget(options: StartOptions): Promise<LiveTarget> {
   const command = options.command ? options.command[0]! : process.execPath;
   const child = spawn(command, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: String(options.rate ?? 50) },
+    env: { ...options.env, PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: String(options.rate ?? 50) },
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-16384)));
