@@ -3,7 +3,8 @@
 // waiting for the next one. It must yield a finite number; anything else is said in one line that names
 // what came back. A bad expression on the first read is a usage error (exit 2); later reads only warn.
 
-import { UsageError } from '../errors.js';
+import { AttachError, UsageError } from '../errors.js';
+import { ConnectionClosedError } from './cdp-connection.js';
 import type { PureEvaluation, RemoteValue, TargetSession } from './session.js';
 
 /** How long one read may run in the target before V8 stops it (DevTools gives eager evaluation 500 ms). */
@@ -71,7 +72,13 @@ export function counterMessage(expression: string, problem: string): string {
 
 /** The first read, before anything is written: a bad expression is the user's to fix (exit 2). */
 export async function checkCounter(session: TargetSession, expression: string): Promise<number> {
-  const read = await readCounter(session, expression);
+  let read: CounterRead;
+  try {
+    read = await readCounter(session, expression);
+  } catch (err) {
+    if (err instanceof ConnectionClosedError) throw new AttachError(`pid ${session.info.pid} closed the inspector connection before --counter could be read (it may have exited)`);
+    throw err;
+  }
   if (!read.ok) throw new UsageError(counterMessage(expression, read.problem));
   return read.value;
 }

@@ -69,7 +69,7 @@ export function registerAttach(program: Command, globals: () => GlobalOptions, s
   addTargetOptions(addGateOptions(command))
     .addHelpText('after', `
 Examples:
-  $ leakhunt attach 4242                               3 snapshots a minute apart, then what grew and what holds it
+  $ leakhunt attach 4242                               3 snapshots, a minute of running time between them; then what grew and what holds it
   $ leakhunt attach 4242 --snapshots 4 --interval 5m --out ./incident-17
   $ leakhunt attach 4242 --interval 15s --json > attach.json
   $ leakhunt attach 4242 --counter 'globalThis.turns' --every 50
