@@ -45,9 +45,17 @@ const COUNTER = 'globalThis.__leakhuntRequests';
  * Turns between snapshots (`--every`): enough for per-turn growth to stand out of the noise, few enough to
  * keep the heaps, the pauses and the test short. C keeps only ~1.5 KB a turn: with 20 turns an interval its
  * leak (~40 KB) was now and then smaller than what warm-up garbage freed, the live heap shrank, and the
- * leak floor for a shrinking heap (256 KB) hid it (verdict none in 3 of 4 runs); 50 turns: leak in 6 of 6.
+ * leak floor for a shrinking heap (256 KB) hid it (verdict none in 3 of 4 runs); 50 turns: leak every time.
  */
 const EVERY = { A: 20, B: 25, C: 50, D: 30 } as const;
+/**
+ * Requests a second. A snapshot freezes the agent wherever it is; at 50 a second a closed-loop agent is
+ * nearly always in the middle of a turn, and the last snapshot's shortest path to C's kept updates then
+ * sometimes runs through that turn's live frames, pending promises or setImmediate instead of the
+ * handler's array (another finding or fix in 5 runs of 30). At 10 a second it idles between turns (0 in
+ * 8). B needs the load: its backlog builds only when turns arrive faster than the saver writes.
+ */
+const RATE = { A: 10, B: 50, C: 10, D: 10 } as const;
 const CLI_TIMEOUT_MS = 200_000;
 const TEST_TIMEOUT_MS = 240_000;
 
@@ -62,8 +70,8 @@ interface StoryRun {
  * behind — the stats timer of LEAKHUNT_FIXTURE_STATS_MS would show up on the leak's chain), runs
  * `leakhunt attach --json` paced by the request counter, and checks the agent was left as found.
  */
-async function attachStory(fixture: string, every: number, env: Record<string, string> = {}): Promise<StoryRun> {
-  const target = await startTarget({ fixture, nodeArgs: ['--inspect-port=0'], rate: 50, env: { LEAKHUNT_FIXTURE_ANNOUNCE: '1', ...env } });
+async function attachStory(fixture: string, every: number, rate: number, env: Record<string, string> = {}): Promise<StoryRun> {
+  const target = await startTarget({ fixture, nodeArgs: ['--inspect-port=0'], rate, env: { LEAKHUNT_FIXTURE_ANNOUNCE: '1', ...env } });
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-attach-agent-'));
   const started = Date.now();
   try {
@@ -76,7 +84,7 @@ async function attachStory(fixture: string, every: number, env: Record<string, s
     assert.ok(r.code === 0 || r.code === 1, `attach ran to the end (exit ${r.code}); stderr:\n${r.stderr}`);
     const out = JSON.parse(r.stdout) as AttachJson;
     const readings = out.snapshots.map((s) => s.counter ?? NaN);
-    console.log(`# attach-agents: ${fixture} ${JSON.stringify(env)}: exit ${r.code}, verdict ${out.verdict}, requests ${readings.join(' → ')}, paused ${out.snapshots.map((s) => (s.durationMs / 1000).toFixed(1)).join(' s, ')} s; ${((Date.now() - started) / 1000).toFixed(1)} s in all`);
+    console.log(`# attach-agents: ${fixture} ${JSON.stringify(env)} at ${rate}/s: exit ${r.code}, verdict ${out.verdict}, requests ${readings.join(' → ')}, paused ${out.snapshots.map((s) => (s.durationMs / 1000).toFixed(1)).join(' s, ')} s; ${((Date.now() - started) / 1000).toFixed(1)} s in all`);
     // Paced by the work, whatever the machine's speed.
     assert.equal(out.capture.taken, 3);
     for (let i = 1; i < readings.length; i++) assert.ok(readings[i]! - readings[i - 1]! >= every, `≥ ${every} turns between snapshots: ${readings.join(' → ')}`);
@@ -98,13 +106,18 @@ function summary(out: AttachJson): string {
   return `verdict ${out.verdict}: ${out.evidence.join(' | ')} | findings: ${out.findings.map((f) => `${f.kind} ${f.className} ×${f.count}`).join(', ')}`;
 }
 
+/** Each finding with its path, for a failure message. */
+function details(out: AttachJson): string {
+  return `${summary(out)}\n${out.findings.map((f) => `  ${f.kind} ${f.className}: ${f.signature ?? render(f.chain)}`).join('\n')}`;
+}
+
 function render(chain: readonly Hop[]): string {
   return chain.map((h) => `${h.node.className}${h.label ? ` [${h.label.kind}]` : ''}`).join(' ← ');
 }
 
 describe('attach on the agent stories, paced by the request counter', { concurrency: 1 }, () => {
   test('A, context capture: a leak through the AsyncLocalStorage store a grpc-js timer captured; fix: the client at process scope', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const { code, out } = await attachStory('agents/context-capture', EVERY.A);
+    const { code, out } = await attachStory('agents/context-capture', EVERY.A, RATE.A);
     assert.equal(out.verdict, 'leak', summary(out));
     assert.equal(code, 1, 'exit 1 for a leak');
     const top = out.findings[0]!;
@@ -116,7 +129,7 @@ describe('attach on the agent stories, paced by the request counter', { concurre
   });
 
   test('B, checkpoint backlog under continuous load (durability "async"): a backlog, not drained yet', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const { code, out } = await attachStory('agents/checkpoint-backlog', EVERY.B, { DURABILITY: 'async' });
+    const { code, out } = await attachStory('agents/checkpoint-backlog', EVERY.B, RATE.B, { DURABILITY: 'async' });
     assert.equal(out.verdict, 'backlog', summary(out));
     assert.equal(code, 0, 'a backlog is not a leak: exit 0');
     assert.ok(!out.findings.some((f) => f.kind === 'leak'), `nothing called a leak: ${summary(out)}`);
@@ -128,7 +141,7 @@ describe('attach on the agent stories, paced by the request counter', { concurre
   });
 
   test('C, callback retention: a leak into the handler\'s "pending" array', { timeout: TEST_TIMEOUT_MS }, async (t) => {
-    const { code, out } = await attachStory('agents/callback-retention', EVERY.C);
+    const { code, out } = await attachStory('agents/callback-retention', EVERY.C, RATE.C);
     assert.equal(out.verdict, 'leak', summary(out));
     assert.equal(code, 1);
     const top = out.findings[0]!;
@@ -139,15 +152,27 @@ describe('attach on the agent stories, paced by the request counter', { concurre
     // A live snapshot can catch a turn in flight: then the shortest path to the handler may run through
     // the setImmediate LangChain queued inside that turn's run context (gone on the next loop turn), and
     // the diagnosis (src/diagnose/fixes.ts: an async-context fix wins over the container nearest the
-    // object) names that Immediate instead of the array (2 runs in 10). Only that case is let through.
+    // object) names that Immediate instead of the array (3 runs in 18 at 50 requests a second, none seen
+    // at 10). Only that case is let through.
     const transient = top.chain.find((h) => h.label?.kind === 'async-resource' && h.node.className === 'Immediate');
     assert.ok(transient, `the fix names the handler's array: ${top.fix}; chain: ${render(top.chain)}`);
     t.diagnostic(`known diagnosis issue: the fix names the transient Immediate @${transient.node.id} on the chain, not the "pending" array: ${top.fix}`);
   });
 
-  test('D, control (every fix applied): nothing grows', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const { code, out } = await attachStory('agents/control', EVERY.D);
-    assert.ok(out.verdict === 'none' || out.verdict === 'warm-up', summary(out));
-    assert.equal(code, 0);
+  test('D, control (every fix applied): nothing grows', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+    const { code, out } = await attachStory('agents/control', EVERY.D, RATE.D);
+    assert.equal(code, 0, summary(out));
+    if (out.verdict === 'none' || out.verdict === 'warm-up') return;
+    // LangSmith's client keeps run payloads in its auto-batch queue (Client.autoBatchQueue.items) until the
+    // next flush: how many wait at a snapshot is timing, and on a busy machine the uploads (a stubbed fetch)
+    // can lag behind the turns so that the queue happens to be longer at a snapshot than at the one before
+    // (verdict backlog in 7 of 44 runs here). That queue is pending work, not the story: agent-fixtures
+    // leaves it out the same way.
+    // Recognised by the path (…← AutoBatchQueue.items ← Client.autoBatchQueue) or, when the queue had
+    // emptied by the last snapshot (0 → 81 → 0: no object left to draw a path from), by the item's shape.
+    const langSmithQueue = (f: Finding) => f.kind === 'backlog'
+      && (f.chain.some((h) => h.node.className === 'AutoBatchQueue') || /^\{action, payload, .*itemPromise\}$/.test(f.className));
+    assert.ok(out.verdict === 'backlog' && out.findings.every(langSmithQueue), details(out));
+    t.diagnostic(`LangSmith's auto-batch queue grew across the snapshots (verdict backlog): ${out.evidence[0]}`);
   });
 });
