@@ -238,6 +238,10 @@ function backlogRows(diff: DiffResult): { row: ClassDiffRow; drained: boolean; t
     // Piled up (at least doubled, not a handful, holding real memory), then either still rising
     // clearly or drained: a queue that sits at or near its capacity (LangSmith's batch queue) is neither.
     if (peak < 2 * MIN_LEAK_COUNT || peak < 2 * row.counts[0]!) continue;
+    // Piled up in two snapshots at least: a queue seen full in one snapshot only (0 → 81 → 0) is a batch
+    // caught before its flush, not work arriving faster than it completes.
+    const low = Math.min(...row.counts);
+    if (row.counts.filter((c) => c >= Math.max(2 * low, low + MIN_LEAK_COUNT)).length < 2) continue;
     if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < MIN_BACKLOG_BYTES) continue;
     const rising = row.counts.every((c, k) => k === 0 || c - row.counts[k - 1]! >= Math.max(5, 0.25 * row.counts[k - 1]!));
     const drainedNow = row.counts[row.counts.length - 1]! < peak * 0.7;

@@ -153,3 +153,12 @@ test('backlog: a should-be-few framework object held by pending work is not a sh
   assert.equal(d.findings.find((f) => f.className === 'LangChainTracer')?.kind, 'backlog');
   assert.ok(!d.findings.some((f) => f.kind === 'should-be-few'));
 });
+
+test('no backlog: a batch queue caught full in one snapshot only', () => {
+  // A batching queue flushed on a timer (LangSmith's auto-batch queue): 0 → 81 → 0 is timing, not a pile-up.
+  const batch = diagnose({ diff: diffOf([row('{action, payload, itemPromise}', [0, 81, 0], [0, 81], 4000)]) });
+  assert.ok(batch.verdict === 'none' || batch.verdict === 'warm-up', batch.verdict);
+  assert.equal(batch.findings.length, 0);
+  // The same counts seen in two snapshots are a pile-up that drained.
+  assert.equal(diagnose({ diff: diffOf([row('PendingWrite', [40, 81, 0], [30, 81], 8000)]) }).verdict, 'backlog');
+});
