@@ -2,10 +2,18 @@
 
 import { UsageError } from '../errors.js';
 
-export function parseTop(value: string): number {
+/** A positive integer or `all` (Infinity), for list lengths: --top, --groups, --paths, --depth. */
+export function parseTop(value: string, flag = '--top'): number {
   if (value === 'all') return Infinity;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--top must be a positive integer or "all", got "${value}"`);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer or "all", got "${value}"`);
+  return n;
+}
+
+/** A positive integer, e.g. --unit-count. */
+export function parseCount(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
   return n;
 }
 

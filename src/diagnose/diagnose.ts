@@ -88,6 +88,16 @@ function leakFloor(growth: number): number {
   return growth > 0 ? Math.max(MIN_LEAK_BYTES, 0.1 * growth) : MIN_BACKLOG_BYTES;
 }
 
+/**
+ * Growth of the program's own objects between the first and the last snapshot: the live-size change
+ * without V8's code, shapes and system objects, which come and go on their own (bytecode flushing can
+ * shrink the heap by hundreds of KB in one interval while a leak goes on).
+ */
+function programGrowth(diff: DiffResult): number {
+  if (diff.classes.length === 0) return diff.growth;
+  return diff.classes.reduce((sum, c) => (V8_INTERNAL.test(c.name) ? sum : sum + c.sizeDelta), 0);
+}
+
 function isLeakGroup(g: SurvivorGroup, snapshots: number, growth: number): boolean {
   if (V8_INTERNAL.test(g.className) || g.retainedSize < leakFloor(growth)) return false;
   if (snapshots >= 3) return growsSteadily(g.counts) && g.count >= (snapshots - 1) * 2;
@@ -114,7 +124,7 @@ function leakFindings(input: DiagnoseInput): Finding[] {
   const findings: Finding[] = [];
   const alsoHeld = new Map<Finding, string[]>();
   for (const g of diff.survivors?.groups ?? []) {
-    if (!isLeakGroup(g, n, diff.growth)) continue;
+    if (!isLeakGroup(g, n, programGrowth(diff))) continue;
     const index = findings.findIndex((f) => g.chain.slice(1).some((hop) => hop.node.className === f.className));
     if (index >= 0) {
       const holder = findings[index]!;
@@ -180,7 +190,7 @@ function splitPathFindings(input: DiagnoseInput, known: readonly Finding[], also
     const counts = groups[0]!.counts.map((_, k) => groups.reduce((sum, g) => sum + g.counts[k]!, 0));
     const retainedSize = groups.reduce((sum, g) => sum + g.retainedSize, 0);
     const count = counts[n - 1]!;
-    if (!growsSteadily(counts) || count < (n - 1) * 2 || retainedSize < leakFloor(input.diff.growth)) continue;
+    if (!growsSteadily(counts) || count < (n - 1) * 2 || retainedSize < leakFloor(programGrowth(input.diff))) continue;
     const top = groups.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
     const holder = all().find((f) => top.chain.slice(1).some((hop) => hop.node.className === f.className));
     if (holder) {

@@ -34,40 +34,63 @@ function asyncContextFix(className: string, chain: readonly ChainHop[]): string 
 }
 
 /** The container nearest to the object decides the fix: the hop that actually accumulates. */
-function containerFix(className: string, chain: readonly ChainHop[]): string | undefined {
+function containerFix(className: string, chain: readonly ChainHop[], closures = true): { readonly at: number; readonly fix: string } | undefined {
   for (let i = 1; i < chain.length; i++) {
     const hop = chain[i]!;
     const held = chain[i - 1]!.edge;
     const name = hop.node.className;
     if (held?.name === 'table' && held.type === 'internal' && /^(Map|Set)/.test(name)) {
       const owner = hop.edge?.name;
-      return `${className} entries are added to the ${name} @${hop.node.id}${owner ? ` "${owner}"` : ''} and never deleted: delete them when done, or bound it (LRU / TTL eviction)`;
+      return { at: i, fix: `${className} entries are added to the ${name} @${hop.node.id}${owner ? ` "${owner}"` : ''} and never deleted: delete them when done, or bound it (LRU / TTL eviction)` };
     }
     // Listeners live in an array under the emitter's `_events`: that is the listener case, not an array.
     const underEvents = hop.edge?.name === '_events' || chain[i + 1]?.edge?.name === '_events';
     if (name === 'Array' && held?.type === 'element' && !underEvents) {
       const owner = hop.edge?.name;
-      return `${className} objects are pushed into the array${owner ? ` "${owner}"` : ''} (Array @${hop.node.id}) and never removed: remove them when done, or keep one shared instance`;
+      return { at: i, fix: `${className} objects are pushed into the array${owner ? ` "${owner}"` : ''} (Array @${hop.node.id}) and never removed: remove them when done, or keep one shared instance` };
     }
     if (hop.edge?.name === '_events' || held?.name === '_events') {
       const emitter = hop.edge?.name === '_events' ? chain[i + 1] : hop;
-      return `a listener is added per request to the EventEmitter ${emitter ? `${emitter.node.className} @${emitter.node.id}` : ''} and never removed: remove it when the request ends (emitter.off/removeListener), or use once()`;
+      return { at: i, fix: `a listener is added per request to the EventEmitter ${emitter ? `${emitter.node.className} @${emitter.node.id}` : ''} and never removed: remove it when the request ends (emitter.off/removeListener), or use once()` };
     }
-    if (hop.node.type === 'closure') {
-      return `a function kept alive by ${holderText(chain, i + 1)} closes over per-request data (${className}): drop the function when the request ends, or don't capture the request's objects`;
+    if (closures && hop.node.type === 'closure') {
+      return { at: i, fix: `a function kept alive by ${holderText(chain, i + 1)} closes over per-request data (${className}): drop the function when the request ends, or don't capture the request's objects` };
     }
   }
   return undefined;
 }
 
+/**
+ * Whether the collection at `at` holds many objects like the first one: it retains several times what
+ * one of them does (a turn's `handlers` array holding one tracer does not; a `pending` array holding
+ * every turn's record does).
+ */
+function holdsMany(chain: readonly ChainHop[], at: number): boolean {
+  const one = chain[0]!.retainedSize;
+  return one > 0 && chain[at]!.retainedSize >= 8 * one;
+}
+
+/** Resources that end on their own within a turn of the event loop: a store they captured is not what lasts. */
+const SHORT_LIVED_RESOURCES = /^Immediate$/;
+
 export function suggestFix(className: string, chain: readonly ChainHop[]): string {
-  const context = asyncContextFix(className, chain);
-  if (context) return context;
+  // An AsyncLocalStorage store explains the chain unless a collection nearer to the object is what
+  // accumulates (it holds many of them: the store is then only on the shortest path by chance), or the
+  // resource that captured it is short-lived (a pending setImmediate of the turn in flight).
+  const store = chain.findIndex((h) => h.label?.kind === 'async-context');
+  const resource = chain.findIndex((h) => h.label?.kind === 'async-resource');
+  const shortLived = resource >= 0 && SHORT_LIVED_RESOURCES.test(chain[resource]!.node.className);
+  const collection = containerFix(className, chain, false);
+  const accumulates = collection !== undefined && collection.at <= store && holdsMany(chain, collection.at);
+  if (store >= 0 && !shortLived && !accumulates) {
+    const context = asyncContextFix(className, chain);
+    if (context) return context;
+  }
   if (/^(CompiledStateGraph|StateGraph|Pregel)$/.test(className)) {
     return `${className} objects should be few: compile the graph once at startup and reuse it for every turn instead of compiling per request`;
   }
   const container = containerFix(className, chain);
-  if (container) return container;
+  if (container) return container.fix;
   const holder = chain.length > 1 ? holderText(chain, 1) : 'its holder';
   return `${className} objects stay reachable through ${holder}: release them when the unit of work ends`;
 }

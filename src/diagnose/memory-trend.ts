@@ -122,10 +122,23 @@ export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?:
   };
 }
 
-/** One line for a report: the slopes and what grows. */
+/** Windows shorter than this get no hourly rate: a few seconds of samples say nothing about an hour. */
+const RATE_WINDOW_MS = 10 * 60_000;
+
+function signedBytes(bytes: number): string {
+  const abs = Math.abs(bytes);
+  const [value, unit] = abs >= 1024 ** 3 ? [abs / 1024 ** 3, 'GiB'] : abs >= 1024 ** 2 ? [abs / 1024 ** 2, 'MiB'] : [abs / 1024, 'KiB'];
+  return `${bytes < 0 ? '−' : '+'}${value.toFixed(1)} ${unit}`;
+}
+
+/**
+ * One line for a report: the fitted change of each part over the window and what grows; an hourly rate
+ * only when the window is long enough to stand for one.
+ */
 export function describeTrend(trend: MemoryTrend): string {
-  const mb = (bytesPerHour: number): string => `${(bytesPerHour / 1048576).toFixed(1)} MB/hour`;
-  const parts = [`RSS ${mb(trend.rss.bytesPerHour)}`, ...(trend.parts ?? []).map((p) => `${p.part} ${mb(p.bytesPerHour)}`)];
+  const hourly = trend.durationMs >= RATE_WINDOW_MS;
+  const change = (fit: Fit & { bytesPerHour: number }): string => `${signedBytes(fit.riseBytes)}${hourly ? ` (${signedBytes(fit.bytesPerHour)}/hour)` : ''}`;
+  const parts = [`RSS ${change(trend.rss)}`, ...(trend.parts ?? []).map((p) => `${p.part} ${change(p)}`)];
   const what = trend.growing.length === 0 ? 'nothing grows beyond the noise' : `growing: ${trend.growing.join(', ')}`;
-  return `memory timeline over ${Math.round(trend.durationMs / 1000)} s: ${parts.join(', ')}; ${what}`;
+  return `memory timeline over ${Math.round(trend.durationMs / 1000)} s (${trend.samples} samples, least-squares change): ${parts.join(', ')}; ${what}`;
 }

@@ -8,7 +8,7 @@
 
 import type { CapturedSnapshot, CounterOptions } from '../../attach/capture.js';
 import { UsageError } from '../../errors.js';
-import { parseDuration, parseTop } from '../parse-options.js';
+import { parseCount, parseDuration } from '../parse-options.js';
 
 export const DEFAULT_INTERVAL = '60s';
 
@@ -26,6 +26,8 @@ export interface Pacing {
 }
 
 export function pacingOf(flags: PacingFlags): Pacing {
+  // Checked before the target is touched, though only used once the snapshots are in.
+  if (flags.unitCount !== undefined) parseCount('--unit-count', flags.unitCount);
   if (flags.every !== undefined && flags.counter === undefined) throw new UsageError('--every needs --counter: the expression whose advance it waits for');
   if (flags.counter !== undefined && flags.counter.trim() === '') throw new UsageError('--counter needs a JavaScript expression, e.g. globalThis.turns');
   let every: number | undefined;
@@ -65,7 +67,7 @@ export function unitCountOf(flags: PacingFlags, snapshots: readonly CapturedSnap
   const last = snapshots[snapshots.length - 1]?.counter;
   const counterUnits = first !== undefined && last !== undefined ? last - first : undefined;
   const units = counterUnits === undefined ? {} : { counterUnits };
-  if (flags.unitCount !== undefined) return { ...units, unitCount: { count: parseTop(flags.unitCount), source: 'unit-count' } };
+  if (flags.unitCount !== undefined) return { ...units, unitCount: { count: parseCount('--unit-count', flags.unitCount), source: 'unit-count' } };
   if (flags.counter === undefined) return units;
   if (counterUnits === undefined) return { ...units, warning: 'the counter was not read at the first or the last snapshot: no per-unit rates' };
   if (counterUnits <= 0) return { ...units, warning: `the counter did not advance (${first} → ${last}): no per-unit rates` };

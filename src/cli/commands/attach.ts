@@ -95,7 +95,7 @@ the plan printed first says for about how long.`)
       const pacing = pacingOf(flags);
       const sampleEveryMs = Math.max(100, parseDuration('--sample-every', flags.sampleEvery));
       const top = parseTop(flags.top);
-      const groups = parseTop(flags.groups);
+      const groups = parseTop(flags.groups, '--groups');
       const limits = gateLimitsOf(flags);
       const format = formatOf(flags);
       const showProgress = wantsProgress(cmd, flags.progress, format === 'text');

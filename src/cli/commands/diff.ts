@@ -7,7 +7,7 @@ import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnose } from '../../diagnose/diagnose.js';
 import { buildDiffDocument } from '../../report/diff-report.js';
 import { UsageError, ExitCode } from '../../errors.js';
-import { parseSize, parseTop } from '../parse-options.js';
+import { parseCount, parseSize, parseTop } from '../parse-options.js';
 import { createProgress, wantsProgress } from '../progress.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
@@ -83,7 +83,7 @@ Examples:
     .action(async (files: string[], flags: DiffFlags, cmd: Command) => {
       if (files.length < 2) throw new UsageError('diff needs at least two snapshots, oldest first');
       const top = parseTop(flags.top);
-      const groups = parseTop(flags.groups);
+      const groups = parseTop(flags.groups, '--groups');
       const limits = gateLimitsOf(flags);
       const format = formatOf(flags);
       const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'));
@@ -96,7 +96,7 @@ Examples:
         onPhase: (phase) => progress.phase(phase),
       });
       progress.done();
-      const unitCount = flags.unitCount === undefined ? undefined : parseTop(flags.unitCount);
+      const unitCount = flags.unitCount === undefined ? undefined : parseCount('--unit-count', flags.unitCount);
       const diagnosis = diagnose({ diff: result, ...(unitCount ? { unitCount } : {}) });
       const gates = evaluateGates(result, limits);
       if (format !== 'text') for (const w of result.warnings) warn(w);

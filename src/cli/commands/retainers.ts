@@ -54,8 +54,8 @@ Examples:
   $ leakhunt retainers prod.heapsnapshot --class RunTree --json | jq '.paths[0].chain'`)
     .action(async (file: string, flags: RetainersFlags, cmd: Command) => {
       const target = targetOf(flags);
-      const paths = parseTop(flags.paths);
-      const depth = parseTop(flags.depth);
+      const paths = parseTop(flags.paths, '--paths');
+      const depth = parseTop(flags.depth, '--depth');
       const format = formatOf(flags);
       const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'));
       const graph = await parseSnapshotFile(file, { onProgress: (read, total) => progress.bytes('reading', read, total) });
