@@ -2,6 +2,8 @@
 // Runs the compiled test files under dist/test with node's own runner. Node 20's `--test` takes no
 // globs, so the files are listed here. Pass a substring to run only matching files while working:
 //   node scripts/run-tests.js parser
+// The files that run real agents (several LangGraph processes, snapshots, analyses each) run after the
+// others and one at a time: beside each other on 2 cores they starve the agents they attach to.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -20,5 +22,13 @@ if (files.length === 0) {
   console.error(`no test files under ${root}${filter ? ` matching "${filter}"` : ''}`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+const ALONE = ['/e2e/agent-fixtures.test.js', '/e2e/attach-agents.test.js'];
+const alone = files.filter((f) => ALONE.some((a) => f.endsWith(a)));
+const together = files.filter((f) => !alone.includes(f));
+let status = 0;
+for (const [group, concurrency] of [[together, 2], [alone, 1]]) {
+  if (group.length === 0) continue;
+  const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...group], { stdio: 'inherit' });
+  if (r.status !== 0) status = r.status ?? 1;
+}
+process.exit(status);

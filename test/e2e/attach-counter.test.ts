@@ -72,7 +72,7 @@ test('--counter --every: snapshots paced by the counter, each reading recorded, 
       assert.equal((JSON.parse(readFileSync(s.metaFile, 'utf8')) as Snapshot).counter, s.counter, 'the same reading in the JSON beside the snapshot');
     }
     assert.deepEqual(j.capture.counter, { expression: COUNTER, every, units: readings[2]! - readings[0]! });
-    assert.equal(j.capture.intervalMs, undefined, 'no longest wait without --interval');
+    assert.equal(j.capture.intervalMs, 600_000, 'a longest wait of 10 minutes without --interval');
     assert.deepEqual(j.capture.unitCount, { count: readings[2]! - readings[0]!, source: 'counter' });
     const top = j.findings[0]!;
     assert.equal(top.className, 'CacheEntry');

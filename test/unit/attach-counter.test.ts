@@ -40,7 +40,7 @@ test('pacing: the interval by default, --every needs --counter, --interval becom
   assert.deepEqual(pacingOf({}), { intervalMs: 60_000 });
   assert.deepEqual(pacingOf({ interval: '15s' }), { intervalMs: 15_000 });
   assert.deepEqual(pacingOf({ counter: 'globalThis.turns' }), { intervalMs: 60_000, counter: { expression: 'globalThis.turns' } });
-  assert.deepEqual(pacingOf({ counter: 'globalThis.turns', every: '50' }), { counter: { expression: 'globalThis.turns', every: 50 } }, 'no longest wait unless --interval is given');
+  assert.deepEqual(pacingOf({ counter: 'globalThis.turns', every: '50' }), { intervalMs: 600_000, counter: { expression: 'globalThis.turns', every: 50 } }, 'a longest wait of 10 minutes unless --interval is given');
   assert.deepEqual(pacingOf({ counter: 't', every: '50', interval: '10m' }), { intervalMs: 600_000, counter: { expression: 't', every: 50 } });
   assert.throws(() => pacingOf({ every: '50' }), (e: unknown) => e instanceof UsageError && /--every needs --counter/.test(e.message));
   for (const every of ['0', '-3', 'ten', '', 'Infinity']) {
@@ -48,7 +48,7 @@ test('pacing: the interval by default, --every needs --counter, --interval becom
   }
   assert.throws(() => pacingOf({ counter: '  ' }), UsageError);
   assert.match(pacingText(pacingOf({ interval: '15s' }), 3, '15s'), /^3 snapshots with 15s of running time between them$/);
-  assert.match(pacingText(pacingOf({ counter: 't', every: '50' }), 3, undefined), /the next each time t has advanced by 50 \(no longest wait\)/);
+  assert.match(pacingText(pacingOf({ counter: 't', every: '50' }), 3, undefined), /the next each time t has advanced by 50 \(at most 10m\)/);
   assert.match(pacingText(pacingOf({ counter: 't', every: '50', interval: '2m' }), 3, '2m'), /\(at most 2m\)/);
 });
 

@@ -1,6 +1,7 @@
 // How `leakhunt attach` paces its snapshots, from the flags, and what its per-unit rates are per:
 //   --interval   running time the target gets between snapshots, from the END of one snapshot to the
-//                start of the next (default 60s); with --every, the longest wait (no limit by default)
+//                start of the next (default 60s); with --every, the longest wait (default 10m: a counter
+//                that stalls must not leave attach waiting forever)
 //   --counter    a side-effect-free expression read in the target before each snapshot
 //   --every n    the next snapshot once the counter advanced by n (needs --counter; polled at --sample-every)
 // The unit count for per-unit rates is --unit-count when given, else how far the counter advanced from
@@ -11,6 +12,8 @@ import { UsageError } from '../../errors.js';
 import { parseCount, parseDuration } from '../parse-options.js';
 
 export const DEFAULT_INTERVAL = '60s';
+/** With --every and no --interval: how long to wait for the counter before taking the snapshot anyway. */
+export const DEFAULT_LONGEST_WAIT = '10m';
 
 export interface PacingFlags {
   interval?: string;
@@ -37,7 +40,7 @@ export function pacingOf(flags: PacingFlags): Pacing {
   }
   const intervalMs = flags.interval !== undefined
     ? parseDuration('--interval', flags.interval)
-    : every === undefined ? parseDuration('--interval', DEFAULT_INTERVAL) : undefined;
+    : parseDuration('--interval', every === undefined ? DEFAULT_INTERVAL : DEFAULT_LONGEST_WAIT);
   if (intervalMs !== undefined && intervalMs <= 0 && every !== undefined) throw new UsageError('--interval with --every is the longest wait: it must be above 0');
   return {
     ...(intervalMs === undefined ? {} : { intervalMs }),
@@ -49,7 +52,7 @@ export function pacingOf(flags: PacingFlags): Pacing {
 export function pacingText(p: Pacing, count: number, intervalText: string | undefined): string {
   const every = p.counter?.every;
   if (p.counter && every !== undefined) {
-    const limit = intervalText === undefined ? 'no longest wait' : `at most ${intervalText}`;
+    const limit = `at most ${intervalText ?? DEFAULT_LONGEST_WAIT}`;
     return `${count} snapshots, the next each time ${p.counter.expression} has advanced by ${every} (${limit})`;
   }
   const reading = p.counter ? `; ${p.counter.expression} read before each` : '';

@@ -53,7 +53,7 @@ export function registerAttach(program: Command, globals: () => GlobalOptions, s
     .argument('[pid]', 'the Node.js process (not needed with --port / --ws)')
     .description('attach to a running Node process: memory timeline, heap snapshots at intervals, what grows and what holds it')
     .option('--snapshots <n>', 'how many snapshots to take', '3')
-    .option('--interval <duration>', 'running time the target gets between snapshots, from the end of one to the start of the next (e.g. 15s, 5m; default 60s); with --every, the longest wait (default: none)')
+    .option('--interval <duration>', 'running time the target gets between snapshots, from the end of one to the start of the next (e.g. 15s, 5m; default 60s); with --every, the longest wait (default 10m)')
     .option('--counter <expression>', 'a JavaScript expression read in the target before each snapshot (side effects are refused; e.g. globalThis.turns): per-unit rates over how far it advanced')
     .option('--every <n>', 'take the next snapshot once --counter advanced by n (polled at --sample-every)')
     .option('--sample-every <duration>', 'time between memory samples (and counter polls with --every)', '1s')
