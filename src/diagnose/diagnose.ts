@@ -164,7 +164,17 @@ function leakFindings(input: DiagnoseInput): Finding[] {
     alsoHeld.set(finding, []);
   }
   findings.push(...splitPathFindings(input, findings, alsoHeld));
-  return findings.map((f) => (alsoHeld.get(f)?.length ? { ...f, alsoHeld: alsoHeld.get(f)! } : f));
+  return findings.map((f) => (alsoHeld.get(f)?.length ? { ...f, alsoHeld: mergeHeld(alsoHeld.get(f)!) } : f));
+}
+
+/** "63 × Promise", "576 × Promise" → "639 × Promise": one entry a class, largest first. */
+function mergeHeld(entries: readonly string[]): string[] {
+  const byClass = new Map<string, number>();
+  for (const e of entries) {
+    const m = /^(\d+) × (.*)$/.exec(e);
+    if (m) byClass.set(m[2]!, (byClass.get(m[2]!) ?? 0) + Number(m[1]));
+  }
+  return [...byClass].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`);
 }
 
 /**
@@ -321,7 +331,9 @@ function throughPendingWork(input: DiagnoseInput, f: Finding): Finding {
     kind: 'backlog',
     fix: backlogFix(f.chain),
     evidence: [
-      `${f.count} ${f.className} alive${counts.length ? ` (${counts.join(' → ')})` : ''}, each held by pending work: ${where}, ${hop.label!.text}; ${done} such operations completed between snapshots, so the work moves but arrives faster than it completes`,
+      at === 0
+        ? `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}: pending operations waiting${queue ? ` in ${queue}` : ''}, each released when it completes; ${done} of them completed between snapshots, so the work moves but arrives faster than it completes`
+        : `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}, each held by pending work: ${where}, ${hop.label!.text}; ${done} such operations completed between snapshots, so the work moves but arrives faster than it completes`,
       drained
         ? 'the count fell back after its peak: the backlog drains'
         : 'not drained yet: take another series once the load drops — a backlog that drains is not a leak; one that never drains is',
