@@ -4,35 +4,32 @@
 // allocations past glibc's mmap threshold are always fresh). So temporaries are taken from the pool and
 // given back, and a phase's output may be a recycled buffer that simply is never given back.
 // Views handed out are zero-filled: recycled buffers are cleared, fresh ones are zero already and are
-// left untouched, so pages a phase never writes (the unused end of a stack) never become resident. Giving a view back returns its whole buffer (both views of a pair):
-// only give back what is no longer used. Pairs exist so that two per-node Uint32Arrays, once given back,
+// left untouched, so pages a phase never writes (the unused end of a stack) never become resident.
+// Giving a view back returns its whole buffer (both views of a pair): only give back what is no longer used. Pairs exist so that two per-node Uint32Arrays, once given back,
 // make room for one per-node Float64Array.
 
 export class Scratch {
   readonly #free: ArrayBuffer[] = [];
-  /** Whether the last #take handed out a pooled (dirty) buffer rather than a fresh one. */
-  #recycled = false;
 
   /** A zero-filled Uint32Array of `length`, on a pooled buffer when one is large enough. */
   u32(length: number): Uint32Array {
-    return zeroed(new Uint32Array(this.#take(length * 4), 0, length), this.#recycled);
+    return new Uint32Array(this.#take(length * 4), 0, length);
   }
 
   /** Two zero-filled Uint32Arrays of `length` on one buffer (given back together). */
   u32Pair(length: number): [Uint32Array, Uint32Array] {
     const buffer = this.#take(length * 8);
-    const recycled = this.#recycled;
-    return [zeroed(new Uint32Array(buffer, 0, length), recycled), zeroed(new Uint32Array(buffer, length * 4, length), recycled)];
+    return [new Uint32Array(buffer, 0, length), new Uint32Array(buffer, length * 4, length)];
   }
 
   /** A zero-filled Float64Array of `length`, on a pooled buffer when one is large enough. */
   f64(length: number): Float64Array {
-    return zeroed(new Float64Array(this.#take(length * 8), 0, length), this.#recycled);
+    return new Float64Array(this.#take(length * 8), 0, length);
   }
 
   /** A zero-filled Uint8Array of `length`, on a pooled buffer when one is large enough. */
   u8(length: number): Uint8Array {
-    return zeroed(new Uint8Array(this.#take(length), 0, length), this.#recycled);
+    return new Uint8Array(this.#take(length), 0, length);
   }
 
   /** Returns the buffers behind these views to the pool. */
@@ -53,6 +50,7 @@ export class Scratch {
     this.#free.length = 0;
   }
 
+  /** `bytes` zero bytes at the start of a buffer: a pooled one cleared, or a fresh one (zero already, left untouched). */
   #take(bytes: number): ArrayBuffer {
     let best = -1;
     for (let i = 0; i < this.#free.length; i++) {
@@ -60,17 +58,9 @@ export class Scratch {
       if (size >= bytes && (best < 0 || size < this.#free[best]!.byteLength)) best = i;
     }
     // A request far smaller than every pooled buffer gets its own, so the big ones stay available.
-    if (best < 0 || this.#free[best]!.byteLength > 2 * bytes) {
-      this.#recycled = false;
-      return new ArrayBuffer(bytes);
-    }
+    if (best < 0 || this.#free[best]!.byteLength > 2 * bytes) return new ArrayBuffer(bytes);
     const [buffer] = this.#free.splice(best, 1);
-    this.#recycled = true;
+    new Uint8Array(buffer!, 0, bytes).fill(0);
     return buffer!;
   }
-}
-
-function zeroed<T extends Uint8Array | Uint32Array | Float64Array>(view: T, recycled: boolean): T {
-  if (recycled) view.fill(0);
-  return view;
 }

@@ -122,13 +122,14 @@ function leakFindings(input: DiagnoseInput): Finding[] {
   const { diff } = input;
   const n = diff.snapshots.length;
   const findings: Finding[] = [];
-  const alsoHeld = new Map<Finding, string[]>();
+  const alsoHeld: AlsoHeld = new Map();
+  const growth = programGrowth(diff);
   for (const g of diff.survivors?.groups ?? []) {
-    if (!isLeakGroup(g, n, programGrowth(diff))) continue;
+    if (!isLeakGroup(g, n, growth)) continue;
     const index = findings.findIndex((f) => g.chain.slice(1).some((hop) => hop.node.className === f.className));
     if (index >= 0) {
       const holder = findings[index]!;
-      alsoHeld.get(holder)!.push(`${g.count} × ${g.className}`);
+      hold(alsoHeld, holder, g.className, g.count);
       // The chain through an AsyncLocalStorage store explains the leak best (the holder is the
       // resource that captured it): show that one, with its fix.
       if (!hasAsyncContext(holder.chain) && hasAsyncContext(g.chain)) {
@@ -139,7 +140,8 @@ function leakFindings(input: DiagnoseInput): Finding[] {
           fix: suggestFix(g.className, g.chain),
           evidence: [...holder.evidence, `each holds a ${g.className} through an AsyncLocalStorage store it captured (${g.count} of them)`],
         };
-        alsoHeld.set(better, alsoHeld.get(holder)!);
+        const held = alsoHeld.get(holder);
+        if (held) alsoHeld.set(better, held);
         alsoHeld.delete(holder);
         findings[index] = better;
       }
@@ -161,20 +163,22 @@ function leakFindings(input: DiagnoseInput): Finding[] {
       ],
     };
     findings.push(finding);
-    alsoHeld.set(finding, []);
   }
-  findings.push(...splitPathFindings(input, findings, alsoHeld));
-  return findings.map((f) => (alsoHeld.get(f)?.length ? { ...f, alsoHeld: mergeHeld(alsoHeld.get(f)!) } : f));
+  findings.push(...splitPathFindings(input, findings, alsoHeld, growth));
+  return findings.map((f) => {
+    const held = alsoHeld.get(f);
+    // One entry a class, largest first: "639 × Promise".
+    return held ? { ...f, alsoHeld: [...held].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : f;
+  });
 }
 
-/** "63 × Promise", "576 × Promise" → "639 × Promise": one entry a class, largest first. */
-function mergeHeld(entries: readonly string[]): string[] {
-  const byClass = new Map<string, number>();
-  for (const e of entries) {
-    const m = /^(\d+) × (.*)$/.exec(e);
-    if (m) byClass.set(m[2]!, (byClass.get(m[2]!) ?? 0) + Number(m[1]));
-  }
-  return [...byClass].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`);
+/** Per finding: the classes of other survivor groups held through its objects, with their counts. */
+type AlsoHeld = Map<Finding, Map<string, number>>;
+
+function hold(alsoHeld: AlsoHeld, holder: Finding, className: string, count: number): void {
+  let held = alsoHeld.get(holder);
+  if (!held) alsoHeld.set(holder, (held = new Map()));
+  held.set(className, (held.get(className) ?? 0) + count);
 }
 
 /**
@@ -182,10 +186,10 @@ function mergeHeld(entries: readonly string[]): string[] {
  * each path group alone may not grow in every interval, while all of a class's survivors together do.
  * Classes not already found are summed over their groups; the largest group's chain represents them.
  */
-function splitPathFindings(input: DiagnoseInput, known: readonly Finding[], alsoHeld: Map<Finding, string[]>): Finding[] {
+function splitPathFindings(input: DiagnoseInput, known: readonly Finding[], alsoHeld: AlsoHeld, growth: number): Finding[] {
   const n = input.diff.snapshots.length;
   if (n < 3) return [];
-  const covered = new Set(known.flatMap((f) => [f.className, ...(alsoHeld.get(f) ?? []).map((h) => h.replace(/^\d+ × /, ''))]));
+  const covered = new Set(known.flatMap((f) => [f.className, ...(alsoHeld.get(f)?.keys() ?? [])]));
   const byClass = new Map<string, SurvivorGroup[]>();
   for (const g of input.diff.survivors?.groups ?? []) {
     if (covered.has(g.className) || V8_INTERNAL.test(g.className)) continue;
@@ -200,13 +204,11 @@ function splitPathFindings(input: DiagnoseInput, known: readonly Finding[], also
     const counts = groups[0]!.counts.map((_, k) => groups.reduce((sum, g) => sum + g.counts[k]!, 0));
     const retainedSize = groups.reduce((sum, g) => sum + g.retainedSize, 0);
     const count = counts[n - 1]!;
-    if (!growsSteadily(counts) || count < (n - 1) * 2 || retainedSize < leakFloor(programGrowth(input.diff))) continue;
+    if (!growsSteadily(counts) || count < (n - 1) * 2 || retainedSize < leakFloor(growth)) continue;
     const top = groups.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
     const holder = all().find((f) => top.chain.slice(1).some((hop) => hop.node.className === f.className));
     if (holder) {
-      const list = alsoHeld.get(holder) ?? [];
-      list.push(`${count} × ${className}`);
-      alsoHeld.set(holder, list);
+      hold(alsoHeld, holder, className, count);
       continue;
     }
     out.push({
@@ -249,6 +251,11 @@ function fewFindings(input: DiagnoseInput, known: readonly Finding[]): Finding[]
   return out;
 }
 
+/** The count fell back well below its peak by the last snapshot. */
+function drainedAfterPeak(counts: readonly number[]): boolean {
+  return counts.length > 0 && counts[counts.length - 1]! < 0.7 * Math.max(...counts);
+}
+
 /** High turnover while the count rises: members are replaced, not kept. */
 function backlogRows(diff: DiffResult): { row: ClassDiffRow; drained: boolean; turnover: number }[] {
   const out: { row: ClassDiffRow; drained: boolean; turnover: number }[] = [];
@@ -264,8 +271,8 @@ function backlogRows(diff: DiffResult): { row: ClassDiffRow; drained: boolean; t
     if (row.counts.filter((c) => c >= Math.max(2 * low, low + MIN_LEAK_COUNT)).length < 2) continue;
     if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < MIN_BACKLOG_BYTES) continue;
     const rising = row.counts.every((c, k) => k === 0 || c - row.counts[k - 1]! >= Math.max(5, 0.25 * row.counts[k - 1]!));
-    const drainedNow = row.counts[row.counts.length - 1]! < peak * 0.7;
-    if (!rising && !drainedNow) continue;
+    const drained = drainedAfterPeak(row.counts);
+    if (!rising && !drained) continue;
     let replaced = 0, base = 0;
     row.deletedPerInterval.forEach((d, k) => {
       replaced += d;
@@ -273,8 +280,7 @@ function backlogRows(diff: DiffResult): { row: ClassDiffRow; drained: boolean; t
     });
     const turnover = base > 0 ? replaced / base : 0;
     if (turnover < 0.5) continue;
-    const last = row.counts[row.counts.length - 1]!;
-    out.push({ row, drained: last < peak * 0.7, turnover });
+    out.push({ row, drained, turnover });
   }
   return out.sort((a, b) => b.row.sizes.reduce((x, y) => Math.max(x, y)) - a.row.sizes.reduce((x, y) => Math.max(x, y)));
 }
@@ -285,19 +291,19 @@ function backlogFindings(input: DiagnoseInput, known: readonly Finding[]): Findi
   return rows.slice(0, 3).map(({ row, drained, turnover }) => {
     const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
     return {
-    kind: 'backlog',
-    className: row.name,
-    signature: group?.signature ?? null,
-    count: Math.max(...row.counts),
-    ...rates(Math.max(0, row.countDelta), input, n - 1),
-    retainedSize: Math.max(...row.retainedSizes),
-    chain: group?.chain ?? [],
-    fix: group ? backlogFix(group.chain) : BACKLOG_FIX,
-    evidence: [
-      `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: pending work, not kept objects`,
-      drained ? 'the count fell back after its peak: the backlog drains' : 'the count has not fallen back yet: watch whether it drains when load drops',
-    ],
-  };
+      kind: 'backlog',
+      className: row.name,
+      signature: group?.signature ?? null,
+      count: Math.max(...row.counts),
+      ...rates(Math.max(0, row.countDelta), input, n - 1),
+      retainedSize: Math.max(...row.retainedSizes),
+      chain: group?.chain ?? [],
+      fix: group ? backlogFix(group.chain) : BACKLOG_FIX,
+      evidence: [
+        `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: pending work, not kept objects`,
+        drained ? 'the count fell back after its peak: the backlog drains' : 'the count has not fallen back yet: watch whether it drains when load drops',
+      ],
+    };
   });
 }
 
@@ -324,8 +330,7 @@ function throughPendingWork(input: DiagnoseInput, f: Finding): Finding {
   }
   const row = input.diff.classes.find((c) => c.name === f.className);
   const counts = row?.counts ?? [];
-  const peak = Math.max(0, ...counts);
-  const drained = counts.length > 0 && counts[counts.length - 1]! < peak * 0.7;
+  const drained = drainedAfterPeak(counts);
   return {
     ...f,
     kind: 'backlog',

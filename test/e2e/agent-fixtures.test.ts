@@ -253,6 +253,18 @@ class StatsFixture {
   stop(): Promise<void> {
     return this.proc.stop();
   }
+
+  /** Starts `fixture`, snapshots it after `turns`, 2×`turns` and 3×`turns` requests, and stops it. */
+  static async series(fixture: string, env: NodeJS.ProcessEnv, turns: number): Promise<Written[]> {
+    const running = await StatsFixture.start(fixture, env);
+    const written: Written[] = [];
+    try {
+      for (let i = 1; i <= 3; i++) written.push(await running.snapshot(i, i * turns));
+    } finally {
+      await running.stop();
+    }
+    return written;
+  }
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -382,13 +394,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
 
   test('B, checkpoint backlog, durability "sync": turns wait for the saver and nothing piles up', { timeout: 300_000 }, async () => {
     const turns = TURNS_B_SYNC;
-    const fixture = await StatsFixture.start('agents/checkpoint-backlog', { DURABILITY: 'sync' });
-    const written: Written[] = [];
-    try {
-      for (let i = 1; i <= 3; i++) written.push(await fixture.snapshot(i, i * turns));
-    } finally {
-      await fixture.stop();
-    }
+    const written = await StatsFixture.series('agents/checkpoint-backlog', { DURABILITY: 'sync' }, turns);
     const files = written.map((w) => w.path);
     try {
       for (const w of written) {
@@ -408,13 +414,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
   });
 
   test('C, observability retention: the callback handler keeps every state update', { timeout: 300_000 }, async () => {
-    const fixture = await StatsFixture.start('agents/callback-retention', {});
-    const written: Written[] = [];
-    try {
-      for (let i = 1; i <= 3; i++) written.push(await fixture.snapshot(i, i * TURNS));
-    } finally {
-      await fixture.stop();
-    }
+    const written = await StatsFixture.series('agents/callback-retention', {}, TURNS);
     const files = written.map((w) => w.path);
     try {
       // 4 updates kept per turn (LangChain runs handlers in the background: the last turn's may still be queued).
@@ -447,13 +447,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
   });
 
   test('D, control (every fix): nothing grows per turn', { timeout: 300_000 }, async () => {
-    const fixture = await StatsFixture.start('agents/control', {});
-    const written: Written[] = [];
-    try {
-      for (let i = 1; i <= 3; i++) written.push(await fixture.snapshot(i, i * TURNS));
-    } finally {
-      await fixture.stop();
-    }
+    const written = await StatsFixture.series('agents/control', {}, TURNS);
     const files = written.map((w) => w.path);
     try {
       // Shipped when each root run ends (handlers run in the background: at most the last turn's are still queued).

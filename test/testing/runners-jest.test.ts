@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resultsByTitle, runnerScript, runRunner } from './spawn-runner.js';
+import { assertCleanPassesLeakFails, runnerScript, runRunner } from './spawn-runner.js';
 
 const jest = runnerScript('jest');
 
@@ -18,15 +18,10 @@ for (const [mode, threads, thread] of [['child-process workers', '0', 'main'], [
       (file) => ['--json', '--outputFile', file],
     );
     t.diagnostic(`jest, ${mode}: ${run.ms} ms`);
-    assert.ok(run.report, `no JSON report; exit ${run.code}:\n${run.output}`);
-    const results = resultsByTitle(run.report);
-    assert.equal(results.get('runs in the expected kind of thread')?.status, 'passed', `not in a ${thread} thread:\n${run.output}`);
-    assert.equal(results.get('a clean function passes')?.status, 'passed', results.get('a clean function passes')?.failure);
-    const leak = results.get('a leak fails the test (expected to fail)');
-    assert.equal(leak?.status, 'failed');
-    assert.match(leak.failure, /assertNoLeak: each iteration leaves 1 RunRecord behind \(\d+ B per iteration\)/);
-    assert.match(leak.failure, /← \.history \(context\) in system \/ Context @\d+/);
-    assert.match(leak.failure, /fix: RunRecord objects are pushed into the array "history"/);
+    const failure = assertCleanPassesLeakFails(run, thread);
+    assert.match(failure, /assertNoLeak: each iteration leaves 1 RunRecord behind \(\d+ B per iteration\)/);
+    assert.match(failure, /← \.history \(context\) in system \/ Context @\d+/);
+    assert.match(failure, /fix: RunRecord objects are pushed into the array "history"/);
     assert.equal(run.code, 1, 'jest exits 1 for the failed test');
   });
 }

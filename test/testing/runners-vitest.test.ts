@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resultsByTitle, runnerScript, runRunner } from './spawn-runner.js';
+import { assertCleanPassesLeakFails, runnerScript, runRunner } from './spawn-runner.js';
 
 const vitest = runnerScript('vitest');
 
@@ -16,16 +16,11 @@ for (const [pool, thread] of [['threads', 'worker'], ['forks', 'main']] as const
       (file) => ['--reporter', 'json', '--outputFile', file],
     );
     t.diagnostic(`vitest --pool ${pool}: ${run.ms} ms`);
-    assert.ok(run.report, `no JSON report; exit ${run.code}:\n${run.output}`);
-    const results = resultsByTitle(run.report);
-    assert.equal(results.get('runs in the expected kind of thread')?.status, 'passed', `not in a ${thread} thread:\n${run.output}`);
-    assert.equal(results.get('a clean function passes')?.status, 'passed', results.get('a clean function passes')?.failure);
-    const leak = results.get('a leak fails the test (expected to fail)');
-    assert.equal(leak?.status, 'failed');
-    assert.match(leak.failure, /AssertionError( \[ERR_ASSERTION\])?: assertNoLeak: each iteration leaves 1 RunRecord behind \(\d+ B per iteration\)/);
-    assert.match(leak.failure, /RunRecord @\d+ +\(retains/);
-    assert.match(leak.failure, /← \[\d+\] \(element\) in Array @\d+/);
-    assert.match(leak.failure, /fix: RunRecord objects are pushed into the array/);
+    const failure = assertCleanPassesLeakFails(run, thread);
+    assert.match(failure, /AssertionError( \[ERR_ASSERTION\])?: assertNoLeak: each iteration leaves 1 RunRecord behind \(\d+ B per iteration\)/);
+    assert.match(failure, /RunRecord @\d+ +\(retains/);
+    assert.match(failure, /← \[\d+\] \(element\) in Array @\d+/);
+    assert.match(failure, /fix: RunRecord objects are pushed into the array/);
     assert.equal(run.code, 1, 'vitest exits 1 for the failed test');
   });
 }

@@ -2,6 +2,7 @@
 // repository root, on the small files under test/runners/, and reads its JSON report. The runner
 // files import `leakhunt/test`, which resolves through package.json's exports to the built dist/.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,4 +76,18 @@ export function resultsByTitle(report: JsonReport): Map<string, { status: string
     for (const a of file.assertionResults) out.set(a.title, { status: a.status, failure: a.failureMessages.join('\n') });
   }
   return out;
+}
+
+/**
+ * What every runner's run must show (test/runners/*.test.*): the report exists, the tests ran in the
+ * expected kind of thread, the clean function passed and the leak failed. Returns the leak's failure text.
+ */
+export function assertCleanPassesLeakFails(run: RunnerRun, thread: string): string {
+  assert.ok(run.report, `no JSON report; exit ${run.code}:\n${run.output}`);
+  const results = resultsByTitle(run.report);
+  assert.equal(results.get('runs in the expected kind of thread')?.status, 'passed', `not in a ${thread} thread:\n${run.output}`);
+  assert.equal(results.get('a clean function passes')?.status, 'passed', results.get('a clean function passes')?.failure);
+  const leak = results.get('a leak fails the test (expected to fail)');
+  assert.equal(leak?.status, 'failed');
+  return leak.failure;
 }
