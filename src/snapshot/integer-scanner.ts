@@ -22,6 +22,9 @@ export const enum ScanError {
   BadByte,
 }
 
+/** A multiple of 2·3·5·7 and 4, so whole records of any usual field count fit each batch. */
+export const BATCH_VALUES = 420 * 96;
+
 export interface IntegerScanState {
   readonly batch: Float64Array;
   /** File offset of the first byte of each batched number. */
@@ -187,4 +190,15 @@ function fail(st: IntegerScanState, kind: ScanError, offset: number): ScanStatus
   st.errorKind = kind;
   st.errorOffset = offset;
   return ScanStatus.Error;
+}
+
+export function describeScanError(kind: ScanError): string {
+  switch (kind) {
+    case ScanError.MissingComma: return "expected ',' between numbers";
+    case ScanError.UnexpectedComma: return "unexpected ','";
+    case ScanError.TrailingComma: return "trailing ','";
+    case ScanError.LoneMinus: return "expected a digit after '-'";
+    case ScanError.TooLarge: return 'number too large';
+    case ScanError.BadByte: return 'expected an integer';
+  }
 }

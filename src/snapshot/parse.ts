@@ -1,10 +1,12 @@
 // Reading a `.heapsnapshot` file into a HeapGraph: opens the file, feeds it to the streaming parser
-// in large chunks through one reused buffer, reports bytes read. Files of any size (over 2 GiB too):
+// in large chunks through two reused buffers (one read ahead), reports bytes read; large files get a
+// second thread for `edges` (parallel-edges.ts). Files of any size (over 2 GiB too):
 // positions are plain numbers and no chunk is ever concatenated with the rest.
 
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { SnapshotFormatError } from '../errors.js';
 import type { HeapGraph } from './heap-graph.js';
+import { EdgesThread, wantsEdgesThread, type ParseThreads } from './parallel-edges.js';
 import { SnapshotParser } from './snapshot-parser.js';
 
 export interface ParseOptions {
@@ -12,6 +14,8 @@ export interface ParseOptions {
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Read size; the default suits files from kilobytes to gigabytes. */
   readonly chunkBytes?: number;
+  /** 2: parse `edges` on a second thread; 'auto' (default): when the file is large enough (parallel-edges.ts). */
+  readonly threads?: ParseThreads;
 }
 
 const DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024;
@@ -21,20 +25,54 @@ export async function parseSnapshotFile(path: string, options: ParseOptions = {}
   const handle = await open(path, 'r').catch((e: NodeJS.ErrnoException) => {
     throw new SnapshotFormatError(path, describeOpenError(e));
   });
+  const edges = wantsEdgesThread(totalBytes, options.threads) ? new EdgesThread(path) : undefined;
   try {
-    const parser = new SnapshotParser({ fileLabel: path, longStringFile: path });
-    const buffer = Buffer.allocUnsafe(Math.min(options.chunkBytes ?? DEFAULT_CHUNK_BYTES, Math.max(totalBytes, 1)));
-    let position = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-      if (bytesRead === 0) break;
-      parser.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
-      position += bytesRead;
-      options.onProgress?.(position, totalBytes);
+    const parser = new SnapshotParser({ fileLabel: path, longStringFile: path, edgesElsewhere: edges });
+    let failure: unknown;
+    try {
+      await feed(handle, parser, totalBytes, options);
+    } catch (e) {
+      failure = e;
     }
+    if (edges && parser.edgesParsedElsewhere && (failure === undefined || failure instanceof SnapshotFormatError)) {
+      const result = await edges.result(handle.fd);
+      // The first problem in the file is the one to report, whichever thread found it.
+      if (!result.ok && !(failure instanceof SnapshotFormatError && (failure.byteOffset ?? Infinity) < result.offset)) {
+        throw new SnapshotFormatError(path, result.reason, result.offset);
+      }
+      if (failure === undefined && result.ok) parser.acceptEdges(result.end);
+    }
+    if (failure !== undefined) throw failure;
     return parser.finish();
   } finally {
+    edges?.stop();
     await handle.close();
+  }
+}
+
+/**
+ * Reads the file in chunks into the parser, the next read under way while a chunk is parsed (two
+ * buffers, taking turns).
+ */
+async function feed(handle: FileHandle, parser: SnapshotParser, totalBytes: number, options: ParseOptions): Promise<void> {
+  const size = Math.min(options.chunkBytes ?? DEFAULT_CHUNK_BYTES, Math.max(totalBytes, 1));
+  const buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)] as const;
+  let turn = 0;
+  let position = 0;
+  let next = handle.read(buffers[0], 0, size, 0);
+  try {
+    for (;;) {
+      const { bytesRead } = await next;
+      if (bytesRead === 0) return;
+      const chunk = buffers[turn]!;
+      position += bytesRead;
+      turn = 1 - turn;
+      next = handle.read(buffers[turn]!, 0, size, position);
+      parser.push(bytesRead === size ? chunk : chunk.subarray(0, bytesRead));
+      options.onProgress?.(position, totalBytes);
+    }
+  } finally {
+    await next.catch(() => undefined); // never leave a read running into a buffer or a closed file
   }
 }
 

@@ -13,8 +13,12 @@ import { HeapGraph, type SizeArray } from './heap-graph.js';
 import { decodeJsonStringBytes } from './json-string.js';
 import { readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
 import { StringTable, LONG_STRING_BYTES } from './string-table.js';
+import { edgeRecordLayout, storeEdges, tooManyEdgeValues, wrongEdgeValueCount, type EdgeRecordLayout } from './edge-records.js';
+import type { EdgesElsewhere } from './parallel-edges.js';
 import { ByteCarry } from './byte-carry.js';
-import { createIntegerScanState, resetIntegerScan, scanIntegers, ScanError, ScanStatus } from './integer-scanner.js';
+import {
+  BATCH_VALUES, createIntegerScanState, describeScanError, resetIntegerScan, scanIntegers, ScanStatus,
+} from './integer-scanner.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -24,8 +28,6 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
-/** A multiple of 2·3·5·7 and 4, so whole records of any usual field count fit each batch. */
-const BATCH_VALUES = 420 * 96;
 
 const enum State {
   BeforeTop,
@@ -37,6 +39,8 @@ const enum State {
   Numbers,
   Strings,
   Raw,
+  SkipEdges, // `edges` parsed by another thread: only their ']' is looked for
+
   AfterValue,
   Done,
 }
@@ -58,6 +62,8 @@ export interface ParserOptions {
   readonly fileLabel: string;
   /** The file being parsed: long strings are left in it and read back on demand. */
   readonly longStringFile?: string;
+  /** Another thread that may parse `edges` (parallel-edges.ts): edge arrays are then shared memory. */
+  readonly edgesElsewhere?: EdgesElsewhere;
 }
 
 /** Buffer's own slice decoders (public on Buffer.prototype, untyped): no argument checks per call. */
@@ -77,6 +83,7 @@ function describeByte(b: number): string {
 export class SnapshotParser {
   readonly #label: string;
   readonly #longFile: string | undefined;
+  readonly #elsewhere: EdgesElsewhere | undefined;
   #state = State.BeforeTop;
   #section = Section.None;
   #sectionName = '';
@@ -103,14 +110,19 @@ export class SnapshotParser {
   #strStart = 0; // file offset of the first byte after the opening quote
   #strLong = false;
   #strings: (string | undefined)[] = [];
-  #longIndex = new Map<number, number>();
-  #longOffsets: number[] = [];
-  #longLengths: number[] = [];
+  /** Strings left on disk: their index, file offset and byte length, `#longCount` of them so far. */
+  #longIndex = new Uint32Array(1024);
+  #longOffsets = new Float64Array(1024);
+  #longLengths = new Float64Array(1024);
+  #longCount = 0;
 
   // The graph being filled.
   #layout: SnapshotLayout | undefined;
   #nodeFieldAt = { type: 0, name: 0, id: 0, selfSize: 0, edgeCount: 0, traceId: 0, detachedness: 0 };
-  #edgeFieldAt = { type: 0, name: 0, target: 0 };
+  #edgeLayout: EdgeRecordLayout | undefined;
+  readonly #edgeProblem = { reason: '' };
+  /** Where the edges array starts and ends when another thread parses it; end -1 until its ']' is seen. */
+  #edgesElsewhereAt = { start: -1, end: -1, accepted: false };
   #nodeType = new Uint8Array(0);
   #nodeName = new Uint32Array(0);
   #nodeId = new Uint32Array(0);
@@ -118,9 +130,9 @@ export class SnapshotParser {
   #firstEdge = new Uint32Array(1);
   #nodeTraceId: Uint32Array | undefined;
   #nodeDetachedness: Uint8Array | undefined;
-  #edgeType = new Uint8Array(0);
-  #edgeName = new Uint32Array(0);
-  #edgeTarget = new Uint32Array(0);
+  #edgeType: Uint8Array = new Uint8Array(0);
+  #edgeName: Uint32Array = new Uint32Array(0);
+  #edgeTarget: Uint32Array = new Uint32Array(0);
   #edgeCountSum = 0;
   #maxNameIndex = -1;
   #maxNameOffset = 0;
@@ -129,6 +141,7 @@ export class SnapshotParser {
   constructor(options: ParserOptions) {
     this.#label = options.fileLabel;
     this.#longFile = options.longStringFile;
+    this.#elsewhere = options.edgesElsewhere;
   }
 
   #fail(reason: string, offset: number): never {
@@ -150,6 +163,9 @@ export class SnapshotParser {
           break;
         case State.Raw:
           i = this.#parseRaw(chunk, i, end);
+          break;
+        case State.SkipEdges:
+          i = this.#skipEdges(chunk, i, end);
           break;
         default:
           i = this.#parseStructure(chunk, i, end);
@@ -254,7 +270,40 @@ export class SnapshotParser {
     else this.#expected = -1;
     this.#flat = new Float64Array(0);
     this.#state = section === Section.Strings ? State.Strings : State.Numbers;
+    if (section === Section.Edges && this.#elsewhere) {
+      if (this.#elsewhere.claim(at + 1)) {
+        this.#edgesElsewhereAt.start = at + 1;
+        this.#state = State.SkipEdges;
+      } else {
+        this.#allocateEdges(layout, false); // the worker may have written into the shared ones
+      }
+    }
     return i + 1;
+  }
+
+  /** `edges` parsed elsewhere: their values are digits, commas and spaces, so the first ']' ends them. */
+  #skipEdges(chunk: Buffer, i: number, end: number): number {
+    const close = chunk.indexOf(CLOSE_BRACKET, i);
+    if (close < 0 || close >= end) return end;
+    this.#edgesElsewhereAt.end = this.#base + close;
+    this.#state = State.AfterValue;
+    return close + 1;
+  }
+
+  /**
+   * The other thread's edges are in: `end` is where it found their ']'. Call before finish() when
+   * edgesElsewhere claimed them (`edgesParsedElsewhere`).
+   */
+  acceptEdges(end: number): void {
+    const at = this.#edgesElsewhereAt;
+    if (at.start < 0 || end !== at.end) {
+      this.#fail(`"edges" end at byte ${end} on the other thread, ${at.end} on this one`, Math.max(end, at.end));
+    }
+    at.accepted = true;
+  }
+
+  get edgesParsedElsewhere(): boolean {
+    return this.#edgesElsewhereAt.start >= 0;
   }
 
   /**
@@ -292,7 +341,7 @@ export class SnapshotParser {
         const layout = this.#layout!;
         const what = section === Section.Nodes
           ? `"nodes" has more values than node_count ${layout.nodeCount} × ${layout.nodeFieldCount} fields`
-          : `"edges" has more values than edge_count ${layout.edgeCount} × ${layout.edgeFieldCount} fields`;
+          : tooManyEdgeValues(this.#edgeLayout!);
         this.#fail(what, this.#scan.offsets[room]!);
       }
       if (section === Section.Nodes) this.#consumeNodes(n);
@@ -369,31 +418,9 @@ export class SnapshotParser {
   }
 
   #consumeEdges(n: number): void {
-    const { batch, offsets } = this.#scan;
-    const f = this.#edgeFieldAt;
-    const layout = this.#layout!;
-    const fields = layout.edgeFieldCount;
-    const typeLimit = layout.edgeTypeNames.length;
-    const nodeFields = layout.nodeFieldCount;
-    const targetLimit = layout.nodeCount * nodeFields;
-    const edgeType = this.#edgeType;
-    const edgeName = this.#edgeName;
-    const edgeTarget = this.#edgeTarget;
-    let edge = this.#count / fields;
-    for (let j = 0; j + fields <= n; j += fields, edge++) {
-      const type = batch[j + f.type]!;
-      const name = batch[j + f.name]!;
-      const to = batch[j + f.target]!;
-      if (!(type >= 0 && type < typeLimit)) this.#fail(`edge type ${type} is not in meta.edge_types`, offsets[j + f.type]!);
-      if (name < 0 || name > 0xffffffff) this.#fail(`edge name_or_index ${name} is out of range`, offsets[j + f.name]!);
-      const target = (to / nodeFields) >>> 0;
-      if (!(to >= 0 && to < targetLimit) || target * nodeFields !== to) {
-        this.#fail(`edge ${edge} points to node offset ${to}, outside the ${layout.nodeCount} nodes`, offsets[j + f.target]!);
-      }
-      edgeType[edge] = type;
-      edgeName[edge] = name;
-      edgeTarget[edge] = target;
-    }
+    const arrays = { type: this.#edgeType, name: this.#edgeName, target: this.#edgeTarget };
+    const bad = storeEdges(this.#scan.batch, n, this.#count / this.#edgeLayout!.fields, this.#edgeLayout!, arrays, this.#edgeProblem);
+    if (bad >= 0) this.#fail(this.#edgeProblem.reason, this.#scan.offsets[bad]!);
   }
 
   #finishNumbers(at: number): void {
@@ -401,10 +428,9 @@ export class SnapshotParser {
     const section = this.#section;
     if (section === Section.Nodes || section === Section.Edges) {
       if (this.#count !== this.#expected) {
-        const what = section === Section.Nodes
-          ? `node_count ${layout.nodeCount} × ${layout.nodeFieldCount} fields`
-          : `edge_count ${layout.edgeCount} × ${layout.edgeFieldCount} fields`;
-        this.#fail(`"${this.#sectionName}" has ${this.#count} values, expected ${this.#expected} (${what})`, at);
+        this.#fail(section === Section.Nodes
+          ? `"nodes" has ${this.#count} values, expected ${this.#expected} (node_count ${layout.nodeCount} × ${layout.nodeFieldCount} fields)`
+          : wrongEdgeValueCount(this.#count, this.#edgeLayout!), at);
       }
       if (section === Section.Nodes && this.#edgeCountSum !== layout.edgeCount) {
         this.#fail(`node edge counts add up to ${this.#edgeCountSum}, expected edge_count ${layout.edgeCount}`, at);
@@ -509,9 +535,15 @@ export class SnapshotParser {
   }
 
   #addLongString(offset: number, length: number): void {
-    this.#longIndex.set(this.#strings.length, this.#longOffsets.length);
-    this.#longOffsets.push(offset);
-    this.#longLengths.push(length);
+    const k = this.#longCount++;
+    if (k === this.#longIndex.length) {
+      this.#longIndex = grow(this.#longIndex, new Uint32Array(2 * k));
+      this.#longOffsets = grow(this.#longOffsets, new Float64Array(2 * k));
+      this.#longLengths = grow(this.#longLengths, new Float64Array(2 * k));
+    }
+    this.#longIndex[k] = this.#strings.length;
+    this.#longOffsets[k] = offset;
+    this.#longLengths[k] = length;
     this.#strings.push(undefined);
   }
 
@@ -582,14 +614,12 @@ export class SnapshotParser {
       this.#fail(`unsupported field counts (${layout.nodeFieldCount} per node, ${layout.edgeFieldCount} per edge)`, at);
     }
     const n = layout.nodeCount;
-    const e = layout.edgeCount;
     const nf = layout.nodeFields;
     this.#nodeFieldAt = {
       type: nf.indexOf('type'), name: nf.indexOf('name'), id: nf.indexOf('id'), selfSize: nf.indexOf('self_size'),
       edgeCount: nf.indexOf('edge_count'), traceId: nf.indexOf('trace_node_id'), detachedness: nf.indexOf('detachedness'),
     };
-    const ef = layout.edgeFields;
-    this.#edgeFieldAt = { type: ef.indexOf('type'), name: ef.indexOf('name_or_index'), target: ef.indexOf('to_node') };
+    this.#edgeLayout = edgeRecordLayout(layout);
     this.#nodeType = new Uint8Array(n);
     this.#nodeName = new Uint32Array(n);
     this.#nodeId = new Uint32Array(n);
@@ -597,9 +627,15 @@ export class SnapshotParser {
     this.#firstEdge = new Uint32Array(n + 1);
     if (layout.nodeFields.includes('trace_node_id')) this.#nodeTraceId = new Uint32Array(n);
     if (layout.nodeFields.includes('detachedness')) this.#nodeDetachedness = new Uint8Array(n);
-    this.#edgeType = new Uint8Array(e);
-    this.#edgeName = new Uint32Array(e);
-    this.#edgeTarget = new Uint32Array(e);
+    this.#allocateEdges(layout, this.#elsewhere !== undefined);
+    this.#elsewhere?.begin(layout, { type: this.#edgeType, name: this.#edgeName, target: this.#edgeTarget }, at);
+  }
+
+  #allocateEdges(layout: SnapshotLayout, shared: boolean): void {
+    const e = layout.edgeCount;
+    this.#edgeType = new Uint8Array(shared ? new SharedArrayBuffer(e) : new ArrayBuffer(e));
+    this.#edgeName = new Uint32Array(shared ? new SharedArrayBuffer(4 * e) : new ArrayBuffer(4 * e));
+    this.#edgeTarget = new Uint32Array(shared ? new SharedArrayBuffer(4 * e) : new ArrayBuffer(4 * e));
   }
 
   /** Call after the last chunk; checks the file was whole and builds the graph. */
@@ -612,6 +648,7 @@ export class SnapshotParser {
     for (const key of ['nodes', 'edges', 'strings']) {
       if (!this.#seenKeys.has(key)) this.#fail(`no "${key}" section`, at);
     }
+    if (this.edgesParsedElsewhere && !this.#edgesElsewhereAt.accepted) throw new Error('SnapshotParser: edges parsed elsewhere were not accepted');
     const layout = this.#layout!;
     const stringCount = this.#strings.length;
     if (this.#maxNameIndex >= stringCount) {
@@ -622,9 +659,9 @@ export class SnapshotParser {
     for (let i = 0; i < layout.nodeCount; i++) firstEdge[i + 1]! += firstEdge[i]!;
     const strings = new StringTable(this.#strings, this.#longFile === undefined ? undefined : {
       file: this.#longFile,
-      index: this.#longIndex,
-      offset: Float64Array.from(this.#longOffsets),
-      length: Float64Array.from(this.#longLengths),
+      index: this.#longIndex.slice(0, this.#longCount),
+      offset: this.#longOffsets.slice(0, this.#longCount),
+      length: this.#longLengths.slice(0, this.#longCount),
     });
     return new HeapGraph({
       nodeTypeNames: layout.nodeTypeNames,
@@ -667,6 +704,7 @@ export class SnapshotParser {
       case State.Strings:
         return `inside "strings" after ${this.#strings.length} strings`;
       case State.Raw:
+      case State.SkipEdges:
         return `inside "${this.#sectionName}"`;
       case State.BeforeTop:
         return 'no JSON object found';
@@ -676,13 +714,7 @@ export class SnapshotParser {
   }
 }
 
-function describeScanError(kind: ScanError): string {
-  switch (kind) {
-    case ScanError.MissingComma: return "expected ',' between numbers";
-    case ScanError.UnexpectedComma: return "unexpected ','";
-    case ScanError.TrailingComma: return "trailing ','";
-    case ScanError.LoneMinus: return "expected a digit after '-'";
-    case ScanError.TooLarge: return 'number too large';
-    case ScanError.BadByte: return 'expected an integer';
-  }
+function grow<T extends Uint32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }

@@ -11,20 +11,20 @@ export const LONG_STRING_BYTES = 64;
 export class StringTable {
   readonly count: number;
   readonly #inline: (string | undefined)[];
-  /** Ordinal → position in `#longOffset` / `#longLength`, for strings kept on disk. */
-  readonly #longIndex: Map<number, number>;
+  /** The indexes of the strings kept on disk, ascending; `#longOffset` / `#longLength` run in step. */
+  readonly #longIndex: Uint32Array;
   readonly #longOffset: Float64Array;
   readonly #longLength: Float64Array;
   readonly #file: string | undefined;
 
   constructor(
     inline: (string | undefined)[],
-    long?: { file: string; index: Map<number, number>; offset: Float64Array; length: Float64Array },
+    long?: { file: string; index: Uint32Array; offset: Float64Array; length: Float64Array },
   ) {
     this.count = inline.length;
     this.#inline = inline;
     this.#file = long?.file;
-    this.#longIndex = long?.index ?? new Map();
+    this.#longIndex = long?.index ?? new Uint32Array(0);
     this.#longOffset = long?.offset ?? new Float64Array(0);
     this.#longLength = long?.length ?? new Float64Array(0);
   }
@@ -36,7 +36,7 @@ export class StringTable {
 
   /** True when the string's text is on disk (it is long); `get` will read it. */
   isLong(index: number): boolean {
-    return this.#inline[index] === undefined && this.#longIndex.has(index);
+    return this.#inline[index] === undefined && this.#slotOf(index) >= 0;
   }
 
   /**
@@ -47,12 +47,27 @@ export class StringTable {
     return this.#inline.indexOf(text);
   }
 
+  /** Where string `index` sits among the long ones (binary search), or -1. */
+  #slotOf(index: number): number {
+    const long = this.#longIndex;
+    let lo = 0;
+    let hi = long.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = long[mid]!;
+      if (v === index) return mid;
+      if (v < index) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
   /** The decoded string. Long strings are read back from the snapshot file. */
   get(index: number): string {
     const s = this.#inline[index];
     if (s !== undefined) return s;
-    const slot = this.#longIndex.get(index);
-    if (slot === undefined || this.#file === undefined) {
+    const slot = this.#slotOf(index);
+    if (slot < 0 || this.#file === undefined) {
       throw new RangeError(`string index ${index} is outside the snapshot's ${this.count} strings`);
     }
     const length = this.#longLength[slot]!;

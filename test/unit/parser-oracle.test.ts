@@ -65,7 +65,10 @@ async function compareWithOracle(path: string, label: string): Promise<string> {
   const raw = JSON.parse(readFileSync(path, 'utf8')) as RawSnapshot;
   const rawEdges = raw.edges; // the oracle reads these arrays and leaves them as they are
   const oracle = heapsnapshotParser.parse(raw);
-  const graph = await parseSnapshotFile(path, { chunkBytes: ODD_CHUNK_BYTES });
+  // Two threads (edges on the worker), as production-size files are read; parser-threads.test.ts
+  // checks one thread gives the same graph, parser-chunks.test.ts checks one thread on its own.
+  const graph = await parseSnapshotFile(path, { chunkBytes: ODD_CHUNK_BYTES, threads: 2 });
+  assert.ok(graph.edgeTarget.buffer instanceof SharedArrayBuffer, `${label}: the edges worker parsed the edges`);
   const m = new Mismatches();
 
   assert.equal(graph.nodeCount, oracle.nodes.length, `${label}: node count`);
