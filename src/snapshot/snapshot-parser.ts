@@ -109,6 +109,8 @@ export class SnapshotParser {
   #strEscape = false;
   #strStart = 0; // file offset of the first byte after the opening quote
   #strLong = false;
+  /** Chunk index of the next backslash (see #backslashAfter); -1 at the start of each chunk. */
+  #nextBackslash = -1;
   #strings: (string | undefined)[] = [];
   /** Strings left on disk: their index, file offset and byte length, `#longCount` of them so far. */
   #longIndex = new Uint32Array(1024);
@@ -153,6 +155,7 @@ export class SnapshotParser {
     const chunk = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const end = chunk.length;
     let i = 0;
+    this.#nextBackslash = -1;
     while (i < end) {
       switch (this.#state) {
         case State.Numbers:
@@ -451,23 +454,30 @@ export class SnapshotParser {
     const base = this.#base;
     while (i < end) {
       if (this.#inString) {
-        // Scan to the closing quote, skipping escaped bytes.
+        // To the closing quote: the next quote not escaped by a backslash, both found with indexOf
+        // (native byte search; most of the section's bytes are in long strings that are not decoded).
         const from = i;
         let escape = this.#strEscape;
         let hasEscape = false;
-        let hasHigh = false;
-        for (; i < end; i++) {
-          const b = chunk[i]!;
-          if (escape) {
-            escape = false;
-          } else if (b === BACKSLASH) {
-            escape = true;
-            hasEscape = true;
-          } else if (b === QUOTE) {
+        if (escape && i < end) {
+          escape = false; // the byte a backslash at the end of the previous chunk escapes
+          i++;
+        }
+        for (;;) {
+          const quote = chunk.indexOf(QUOTE, i);
+          const limit = quote < 0 ? end : quote;
+          const backslash = this.#backslashAfter(chunk, i);
+          if (backslash >= limit) {
+            i = limit; // the closing quote, or the end of the chunk (the string goes on in the next)
             break;
-          } else if (b >= 0x80) {
-            hasHigh = true;
           }
+          hasEscape = true;
+          if (backslash + 1 >= end) {
+            escape = true; // it escapes the next chunk's first byte
+            i = end;
+            break;
+          }
+          i = backslash + 2;
         }
         this.#strEscape = escape;
         if (i === end) {
@@ -489,7 +499,7 @@ export class SnapshotParser {
           this.#carry.push(chunk, from, i);
           this.#addInlineString(this.#carry.takeBytes(), this.#strStart);
         } else {
-          this.#addDecoded(chunk, from, i, hasEscape, hasHigh, this.#strStart);
+          this.#addDecoded(chunk, from, i, hasEscape, this.#strStart);
         }
         this.#inString = false;
         this.#strLong = false;
@@ -517,10 +527,21 @@ export class SnapshotParser {
     return i;
   }
 
-  #addDecoded(chunk: Buffer, from: number, to: number, hasEscape: boolean, hasHigh: boolean, at: number): void {
+  /** The first backslash at or after `i` in this chunk (chunk.length when none), found once per stretch. */
+  #backslashAfter(chunk: Buffer, i: number): number {
+    let at = this.#nextBackslash;
+    if (at < i) {
+      at = chunk.indexOf(BACKSLASH, i);
+      if (at < 0) at = chunk.length;
+      this.#nextBackslash = at;
+    }
+    return at;
+  }
+
+  #addDecoded(chunk: Buffer, from: number, to: number, hasEscape: boolean, at: number): void {
     if (!hasEscape) {
       const fast = chunk as unknown as FastSlices;
-      this.#strings.push(hasHigh ? fast.utf8Slice(from, to) : fast.latin1Slice(from, to));
+      this.#strings.push(isAscii(chunk, from, to) ? fast.latin1Slice(from, to) : fast.utf8Slice(from, to));
       return;
     }
     this.#addInlineString(chunk.subarray(from, to), at);
@@ -712,6 +733,11 @@ export class SnapshotParser {
         return this.#sectionName ? `after "${this.#sectionName}"` : 'in the header';
     }
   }
+}
+
+function isAscii(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
 }
 
 function grow<T extends Uint32Array | Float64Array>(from: T, to: T): T {

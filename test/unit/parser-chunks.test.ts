@@ -10,6 +10,7 @@ import { parseSnapshotChunks, parseSnapshotFile } from '../../src/snapshot/parse
 import type { HeapGraph } from '../../src/snapshot/heap-graph.js';
 import { SnapshotFormatError } from '../../src/errors.js';
 import { buildSampleGraph } from '../helpers/sample-graphs.js';
+import { GraphBuilder } from '../helpers/graph-builder.js';
 
 function split(bytes: Buffer, size: number): Buffer[] {
   const chunks: Buffer[] = [];
@@ -113,3 +114,22 @@ for (const [name, make, message] of damaged) {
     });
   });
 }
+
+test('runs of backslashes before quotes, cut at every byte: each string ends at its own closing quote', async () => {
+  const b = new GraphBuilder();
+  const root = b.node('synthetic', '', 0);
+  const texts = ['\\', '\\\\', '"', '\\"', '\\\\"\\', 'a\\"b\\\\', '\\'.repeat(7) + '"'.repeat(3), `${'\\"'.repeat(40)}x`, 'é\\ü"€'];
+  texts.forEach((text, i) => b.edge(root, b.node('string', text, 16), 'element', i));
+  const input = Buffer.from(b.toJSON(), 'utf8');
+  const names = (g: HeapGraph): string[] => texts.map((_, i) => g.strings.get(g.nodeName[i + 1]!));
+  for (let size = 1; size <= 200; size++) assert.deepEqual(names(parseSnapshotChunks(split(input, size))), texts, `chunk size ${size}`);
+  // And through a file, where strings over 64 bytes stay on disk and are read back.
+  const dir = mkdtempSync(join(tmpdir(), 'leakhunt-parser-'));
+  try {
+    const path = join(dir, 'backslashes.heapsnapshot');
+    writeFileSync(path, input, { mode: 0o600 });
+    for (const chunkBytes of [1, 2, 3, 5, 64, 4096]) assert.deepEqual(names(await parseSnapshotFile(path, { chunkBytes })), texts, `file chunkBytes ${chunkBytes}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
