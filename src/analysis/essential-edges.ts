@@ -29,13 +29,14 @@ const FILTER_NONE = 0;
 const FILTER_MAP_DESCRIPTORS = 1;
 const FILTER_NATIVE_CONTEXT = 2;
 
-export function computeEssentialEdgeMask(graph: HeapGraph, scratch: Scratch = new Scratch()): Uint8Array {
+/** `shared`: the mask on a SharedArrayBuffer, for a worker thread to read (parallel-retainers.ts). */
+export function computeEssentialEdgeMask(graph: HeapGraph, scratch: Scratch = new Scratch(), shared = false): Uint8Array {
   const { nodeCount, edgeCount, firstEdge, edgeType, edgeTarget, edgeNameOrIndex, nodeId, rootOrdinal } = graph;
   const { weak, internal, shortcut, element, hidden } = graph.edgeTypes;
   const pageOwned = markPageOwnedNodes(graph, scratch);
   const ephemerons = new EphemeronNameCache(graph);
   const filterOfName = new Map<number, number>();
-  const mask = new Uint8Array(edgeCount);
+  const mask = new Uint8Array(shared ? new SharedArrayBuffer(edgeCount) : new ArrayBuffer(edgeCount));
   for (let n = 0; n < nodeCount; n++) {
     const end = firstEdge[n + 1]!;
     const fromRoot = n === rootOrdinal;

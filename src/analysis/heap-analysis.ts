@@ -13,6 +13,7 @@ import { computeDetachedNatives } from './dom-state.js';
 import { buildDominatorTree, type DominatorTree } from './dominator-tree.js';
 import { computeDominators } from './dominators.js';
 import { buildRetainerIndex, type RetainerIndex } from './retainer-index.js';
+import { canBuildRetainersElsewhere, RetainersJobHandle } from './parallel-retainers.js';
 import { computeEssentialEdgeMask } from './essential-edges.js';
 import { computeRetainedSizes } from './retained-sizes.js';
 import { Scratch } from './scratch.js';
@@ -46,6 +47,8 @@ export class HeapAnalysis {
   #distances?: Uint32Array;
   #selfSizes?: SizeArray;
   #retainers?: RetainerIndex;
+  /** The retainer index under way on a second thread (parallel-retainers.ts), started with the mask. */
+  #retainersJob?: RetainersJobHandle;
   #dominators?: Uint32Array;
   #tree?: DominatorTree;
   #retainedSizes?: Float64Array;
@@ -59,7 +62,13 @@ export class HeapAnalysis {
 
   /** Per-edge EDGE_* bits (essential-edges.ts). */
   get edgeMask(): Uint8Array {
-    return (this.#mask ??= this.#phase('edge-mask', () => computeEssentialEdgeMask(this.graph, this.scratch)));
+    return (this.#mask ??= this.#phase('edge-mask', () => {
+      const job = canBuildRetainersElsewhere(this.graph) ? RetainersJobHandle.start(this.graph) : undefined;
+      const mask = computeEssentialEdgeMask(this.graph, this.scratch, job !== undefined);
+      job?.submit(mask);
+      this.#retainersJob = job;
+      return mask;
+    }));
   }
 
   get distances(): Uint32Array {
@@ -82,7 +91,11 @@ export class HeapAnalysis {
   /** Reverse edges without weak ones (retainer-index.ts). */
   get retainers(): RetainerIndex {
     const mask = this.edgeMask;
-    return (this.#retainers ??= this.#phase('retainers', () => buildRetainerIndex(this.graph, mask, this.scratch)));
+    return (this.#retainers ??= this.#phase('retainers', () => {
+      const job = this.#retainersJob;
+      this.#retainersJob = undefined;
+      return job?.take(this.scratch) ?? buildRetainerIndex(this.graph, mask, this.scratch);
+    }));
   }
 
   get dominators(): Uint32Array {

@@ -16,9 +16,14 @@ export interface RetainerIndex {
   readonly retainingBits: Uint8Array;
 }
 
-export function buildRetainerIndex(graph: HeapGraph, mask: Uint8Array, scratch: Scratch = new Scratch()): RetainerIndex {
+/** What building the index reads of the graph (all a worker thread is given: parallel-retainers.ts). */
+export type RetainerSource = Pick<HeapGraph, 'nodeCount' | 'firstEdge' | 'edgeTarget'>;
+
+/** `shared`: the index on SharedArrayBuffers, for a worker to hand back. */
+export function buildRetainerIndex(graph: RetainerSource, mask: Uint8Array, scratch: Scratch = new Scratch(), shared = false): RetainerIndex {
   const { nodeCount, firstEdge, edgeTarget } = graph;
-  const firstRetainer = new Uint32Array(nodeCount + 1);
+  const bytes = (n: number): ArrayBuffer | SharedArrayBuffer => (shared ? new SharedArrayBuffer(n) : new ArrayBuffer(n));
+  const firstRetainer = new Uint32Array(bytes(4 * (nodeCount + 1)));
   let kept = 0;
   for (let e = 0; e < mask.length; e++) {
     if (mask[e] === 0) continue;
@@ -34,8 +39,8 @@ export function buildRetainerIndex(graph: HeapGraph, mask: Uint8Array, scratch: 
   firstRetainer[nodeCount] = sum;
   const cursor = scratch.u32(nodeCount);
   cursor.set(firstRetainer.subarray(0, nodeCount));
-  const retainingNode = new Uint32Array(kept);
-  const retainingBits = new Uint8Array(kept);
+  const retainingNode = new Uint32Array(bytes(4 * kept));
+  const retainingBits = new Uint8Array(bytes(kept));
   for (let n = 0; n < nodeCount; n++) {
     const end = firstEdge[n + 1]!;
     for (let e = firstEdge[n]!; e < end; e++) {

@@ -8,8 +8,20 @@
 // Giving a view back returns its whole buffer (both views of a pair): only give back what is no longer used. Pairs exist so that two per-node Uint32Arrays, once given back,
 // make room for one per-node Float64Array.
 
+type Bytes = ArrayBuffer | SharedArrayBuffer;
+
+/** Fresh buffers from this size up are rounded up to a multiple of ROUND_TO. */
+const ROUND_FROM = 1 << 20;
+const ROUND_TO = 1 << 16;
+
 export class Scratch {
-  readonly #free: ArrayBuffer[] = [];
+  readonly #free: Bytes[] = [];
+  readonly #shared: boolean;
+
+  /** `shared`: fresh buffers are SharedArrayBuffers (a worker's pool, handed back to the main thread's). */
+  constructor(options: { shared?: boolean } = {}) {
+    this.#shared = options.shared === true;
+  }
 
   /** A zero-filled Uint32Array of `length`, on a pooled buffer when one is large enough. */
   u32(length: number): Uint32Array {
@@ -36,7 +48,9 @@ export class Scratch {
   give(...views: ArrayBufferView[]): void {
     for (const v of views) {
       const buffer = v.buffer;
-      if (buffer instanceof ArrayBuffer && buffer.byteLength > 0 && !this.#free.includes(buffer)) this.#free.push(buffer);
+      if ((buffer instanceof ArrayBuffer || buffer instanceof SharedArrayBuffer) && buffer.byteLength > 0 && !this.#free.includes(buffer)) {
+        this.#free.push(buffer);
+      }
     }
   }
 
@@ -51,14 +65,24 @@ export class Scratch {
   }
 
   /** `bytes` zero bytes at the start of a buffer: a pooled one cleared, or a fresh one (zero already, left untouched). */
-  #take(bytes: number): ArrayBuffer {
+  /** Views over every pooled buffer, and the pool emptied (to give them to another pool). */
+  drain(): Uint8Array[] {
+    return this.#free.splice(0).map((b) => new Uint8Array(b));
+  }
+
+  #take(bytes: number): Bytes {
     let best = -1;
     for (let i = 0; i < this.#free.length; i++) {
       const size = this.#free[i]!.byteLength;
       if (size >= bytes && (best < 0 || size < this.#free[best]!.byteLength)) best = i;
     }
     // A request far smaller than every pooled buffer gets its own, so the big ones stay available.
-    if (best < 0 || this.#free[best]!.byteLength > 2 * bytes) return new ArrayBuffer(bytes);
+    if (best < 0 || this.#free[best]!.byteLength > 2 * bytes) {
+      // Rounded up, so that per-node arrays of nodeCount and nodeCount + 1 entries (dominators number
+      // vertices from 1) can stand in for one another.
+      const size = bytes < ROUND_FROM ? bytes : Math.ceil(bytes / ROUND_TO) * ROUND_TO;
+      return this.#shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
+    }
     const [buffer] = this.#free.splice(best, 1);
     new Uint8Array(buffer!, 0, bytes).fill(0);
     return buffer!;

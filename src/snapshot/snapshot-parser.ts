@@ -129,7 +129,7 @@ export class SnapshotParser {
   #nodeName = new Uint32Array(0);
   #nodeId = new Uint32Array(0);
   #nodeSelfSize: SizeArray = new Uint32Array(0);
-  #firstEdge = new Uint32Array(1);
+  #firstEdge: Uint32Array = new Uint32Array(1);
   #nodeTraceId: Uint32Array | undefined;
   #nodeDetachedness: Uint8Array | undefined;
   #edgeType: Uint8Array = new Uint8Array(0);
@@ -645,7 +645,8 @@ export class SnapshotParser {
     this.#nodeName = new Uint32Array(n);
     this.#nodeId = new Uint32Array(n);
     this.#nodeSelfSize = new Uint32Array(n);
-    this.#firstEdge = new Uint32Array(n + 1);
+    // Shared with a second thread's analyses (the retainer index) when edges are parsed on one.
+    this.#firstEdge = new Uint32Array(this.#elsewhere ? new SharedArrayBuffer(4 * (n + 1)) : new ArrayBuffer(4 * (n + 1)));
     if (layout.nodeFields.includes('trace_node_id')) this.#nodeTraceId = new Uint32Array(n);
     if (layout.nodeFields.includes('detachedness')) this.#nodeDetachedness = new Uint8Array(n);
     this.#allocateEdges(layout, this.#elsewhere !== undefined);

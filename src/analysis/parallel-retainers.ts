@@ -1,0 +1,96 @@
+// The retainer index built on a second thread while this one computes distances (both read the edge
+// mask; neither needs the other). Only for graphs whose edge arrays are shared memory, as the parser
+// leaves them when it parsed edges on a second thread (large files: parallel-edges.ts). The analysis
+// getters are synchronous, so the result is waited for with Atomics and read with receiveMessageOnPort.
+// Any trouble (no thread, a failure, no answer in time) and the caller builds the index itself.
+
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { HeapGraph } from '../snapshot/heap-graph.js';
+import type { RetainerIndex } from './retainer-index.js';
+import type { Scratch } from './scratch.js';
+import { JobState, STATE, type RetainersJob } from './retainers-protocol.js';
+
+/** Below this many edges the thread's start-up (~30-50 ms) costs about what it saves. */
+export const PARALLEL_MIN_EDGES = 1_000_000;
+/** Longest wait for the worker to start running. */
+const START_WAIT_MS = 5000;
+
+/** Whether the graph can have its retainer index built on a second thread (its arrays are shared). */
+export function canBuildRetainersElsewhere(graph: HeapGraph, minEdges = PARALLEL_MIN_EDGES): boolean {
+  return graph.edgeCount >= minEdges
+    && graph.firstEdge.buffer instanceof SharedArrayBuffer
+    && graph.edgeTarget.buffer instanceof SharedArrayBuffer
+    && process.env['LEAKHUNT_PARSE_THREADS'] !== '1';
+}
+
+export class RetainersJobHandle {
+  readonly #worker: Worker;
+  readonly #control: Int32Array;
+  readonly #port: MessagePort;
+  readonly #edgeCount: number;
+
+  private constructor(worker: Worker, control: Int32Array, port: MessagePort, edgeCount: number) {
+    this.#worker = worker;
+    this.#control = control;
+    this.#port = port;
+    this.#edgeCount = edgeCount;
+  }
+
+  /**
+   * Starts the worker before the mask exists (its start-up then overlaps computing the mask; `submit`
+   * hands it over), or undefined when the arrays are not shared or no thread can be had.
+   */
+  static start(graph: HeapGraph, minEdges = PARALLEL_MIN_EDGES): RetainersJobHandle | undefined {
+    if (!canBuildRetainersElsewhere(graph, minEdges)) return undefined;
+    const control = new Int32Array(new SharedArrayBuffer(4));
+    const { port1, port2 } = new MessageChannel();
+    const job: RetainersJob = {
+      nodeCount: graph.nodeCount,
+      firstEdge: graph.firstEdge.buffer as SharedArrayBuffer,
+      edgeTarget: graph.edgeTarget.buffer as SharedArrayBuffer,
+      control: control.buffer as SharedArrayBuffer,
+      port: port2,
+    };
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./retainers-worker.js', import.meta.url), {
+        workerData: job, transferList: [port2], stdout: false, stderr: false,
+      });
+    } catch {
+      port1.close();
+      return undefined;
+    }
+    worker.unref();
+    worker.on('error', () => undefined); // read through control: Failed, or no answer
+    return new RetainersJobHandle(worker, control, port1, graph.edgeCount);
+  }
+
+  /** The mask to build the index over (on a SharedArrayBuffer). */
+  submit(mask: Uint8Array): void {
+    this.#port.postMessage({ mask: mask.buffer });
+  }
+
+  /**
+   * The index, once the worker has it (blocks); undefined when the caller must build it itself. The
+   * worker's spare buffers join `scratch`.
+   */
+  take(scratch: Scratch): RetainerIndex | undefined {
+    const control = this.#control;
+    try {
+      for (const waiting of [JobState.Starting, JobState.Waiting]) {
+        if (Atomics.load(control, STATE) === waiting) Atomics.wait(control, STATE, waiting, START_WAIT_MS);
+      }
+      // Generous: the work is a few hundred ms per 10 million edges; a worker that died without a word
+      // (it catches every exception) must not hang the analysis.
+      const limit = 30_000 + this.#edgeCount / 1000;
+      if (Atomics.load(control, STATE) === JobState.Running) Atomics.wait(control, STATE, JobState.Running, limit);
+      if (Atomics.load(control, STATE) !== JobState.Done) return undefined;
+      const answer = receiveMessageOnPort(this.#port)?.message as { index?: RetainerIndex; spare?: Uint8Array[] } | undefined;
+      if (answer?.spare) scratch.give(...answer.spare);
+      return answer?.index;
+    } finally {
+      this.#port.close();
+      void this.#worker.terminate();
+    }
+  }
+}
