@@ -10,14 +10,23 @@ import type { RetainerIndex } from './retainer-index.js';
 import type { Scratch } from './scratch.js';
 import { JobState, STATE, type RetainersJob } from './retainers-protocol.js';
 
-/** Below this many edges the thread's start-up (~30-50 ms) costs about what it saves. */
-export const PARALLEL_MIN_EDGES = 1_000_000;
+/**
+ * Below this many edges the thread's start-up (~50 ms, its code cold) costs about what it saves: on a
+ * 2.6M-edge heap the main thread waited 87 ms for an index it builds in 78 ms. LEAKHUNT_RETAINERS_MIN_EDGES
+ * overrides it (tests reach the threaded path on small heaps with it).
+ */
+export const PARALLEL_MIN_EDGES = 4_000_000;
+
+function minEdges(): number {
+  const env = Number(process.env['LEAKHUNT_RETAINERS_MIN_EDGES']);
+  return process.env['LEAKHUNT_RETAINERS_MIN_EDGES'] !== undefined && Number.isFinite(env) ? env : PARALLEL_MIN_EDGES;
+}
 /** Longest wait for the worker to start running. */
 const START_WAIT_MS = 5000;
 
 /** Whether the graph can have its retainer index built on a second thread (its arrays are shared). */
-export function canBuildRetainersElsewhere(graph: HeapGraph, minEdges = PARALLEL_MIN_EDGES): boolean {
-  return graph.edgeCount >= minEdges
+export function canBuildRetainersElsewhere(graph: HeapGraph, least = minEdges()): boolean {
+  return graph.edgeCount >= least
     && graph.firstEdge.buffer instanceof SharedArrayBuffer
     && graph.edgeTarget.buffer instanceof SharedArrayBuffer
     && process.env['LEAKHUNT_PARSE_THREADS'] !== '1';
@@ -40,8 +49,8 @@ export class RetainersJobHandle {
    * Starts the worker before the mask exists (its start-up then overlaps computing the mask; `submit`
    * hands it over), or undefined when the arrays are not shared or no thread can be had.
    */
-  static start(graph: HeapGraph, minEdges = PARALLEL_MIN_EDGES): RetainersJobHandle | undefined {
-    if (!canBuildRetainersElsewhere(graph, minEdges)) return undefined;
+  static start(graph: HeapGraph, least = minEdges()): RetainersJobHandle | undefined {
+    if (!canBuildRetainersElsewhere(graph, least)) return undefined;
     const control = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
     const job: RetainersJob = {
