@@ -22,4 +22,5 @@ export const STATE = 0;
 /** control[STOP]: set to 1 by the main thread when it no longer wants the worker's edges. */
 export const STOP = 1;
 
-export const enum SearchState { Searching = 0, Found = 1, NotFound = 2 }
+/** Searching for the array, then Found (and parsing) or NotFound; Done once the worker has posted its result. */
+export const enum SearchState { Searching = 0, Found = 1, NotFound = 2, Done = 3 }

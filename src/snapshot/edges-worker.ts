@@ -64,6 +64,7 @@ function run(data: EdgesWorkerData): void {
     announce(SearchState.Found);
     const arrays = { type: new Uint8Array(data.type), name: new Uint32Array(data.name), target: new Uint32Array(data.target) };
     parentPort!.postMessage(parseEdgeRange(fd, start, data.layout, arrays, stopped));
+    announce(SearchState.Done);
   } catch (e) {
     if (Atomics.load(control, STATE) === SearchState.Searching) announce(SearchState.NotFound);
     if (!(e instanceof EdgeRangeStopped)) throw e;

@@ -14,6 +14,7 @@ import type { SnapshotLayout } from './snapshot-meta.js';
 export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 /** How long the main thread waits, on reaching `edges`, for the worker to say where it found them. */
 const CLAIM_WAIT_MS = 5000;
+const PAGE_BYTES = 4096;
 
 /** 'auto': a second thread for files of PARALLEL_MIN_BYTES and more, unless LEAKHUNT_PARSE_THREADS=1. */
 export type ParseThreads = 'auto' | 1 | 2;
@@ -85,12 +86,33 @@ export class EdgesThread implements EdgesElsewhere {
     if (Atomics.load(this.#control, STATE) === SearchState.Searching) {
       Atomics.wait(this.#control, STATE, SearchState.Searching, CLAIM_WAIT_MS);
     }
-    if (Atomics.load(this.#control, STATE) === SearchState.Found && this.#found[0] === start) {
+    const state = Atomics.load(this.#control, STATE);
+    if ((state === SearchState.Found || state === SearchState.Done) && this.#found[0] === start) {
       this.#start = start;
       return true;
     }
     this.stop();
     return false;
+  }
+
+  /**
+   * While waiting for the worker: first-touches the pages of the edge arrays it has not reached yet,
+   * from their end backwards (first-touched memory is most of what filling them costs). Each touch is
+   * a compare-and-swap of 0 with 0, so a value the worker already stored there stays as it is.
+   */
+  touchAhead(): void {
+    const arrays = this.#arrays;
+    if (!arrays || this.#start < 0) return;
+    for (const array of [arrays.target, arrays.name]) {
+      for (let k = array.length - 1; k >= 0; k -= PAGE_BYTES / 4) {
+        if (Atomics.load(this.#control, STATE) === SearchState.Done) return;
+        Atomics.compareExchange(array, k, 0, 0);
+      }
+    }
+    for (let k = arrays.type.length - 1; k >= 0; k -= PAGE_BYTES) {
+      if (Atomics.load(this.#control, STATE) === SearchState.Done) return;
+      Atomics.compareExchange(arrays.type, k, 0, 0);
+    }
   }
 
   /** The claimed edges, parsed: by the worker, or on this thread (reading `fd`) when it died. */

@@ -35,6 +35,7 @@ export async function parseSnapshotFile(path: string, options: ParseOptions = {}
       failure = e;
     }
     if (edges && parser.edgesParsedElsewhere && (failure === undefined || failure instanceof SnapshotFormatError)) {
+      edges.touchAhead();
       const result = await edges.result(handle.fd);
       // The first problem in the file is the one to report, whichever thread found it.
       if (!result.ok && !(failure instanceof SnapshotFormatError && (failure.byteOffset ?? Infinity) < result.offset)) {

@@ -12,7 +12,7 @@ import { SnapshotFormatError } from '../errors.js';
 import { HeapGraph, type SizeArray } from './heap-graph.js';
 import { decodeJsonStringBytes } from './json-string.js';
 import { readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
-import { StringTable, LONG_STRING_BYTES } from './string-table.js';
+import { StringTableBuilder, LONG_STRING_BYTES } from './string-table.js';
 import { edgeRecordLayout, storeEdges, tooManyEdgeValues, wrongEdgeValueCount, type EdgeRecordLayout } from './edge-records.js';
 import type { EdgesElsewhere } from './parallel-edges.js';
 import { ByteCarry } from './byte-carry.js';
@@ -66,12 +66,6 @@ export interface ParserOptions {
   readonly edgesElsewhere?: EdgesElsewhere;
 }
 
-/** Buffer's own slice decoders (public on Buffer.prototype, untyped): no argument checks per call. */
-interface FastSlices {
-  latin1Slice(start: number, end: number): string;
-  utf8Slice(start: number, end: number): string;
-}
-
 function isSpace(b: number): boolean {
   return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 }
@@ -111,12 +105,7 @@ export class SnapshotParser {
   #strLong = false;
   /** Chunk index of the next backslash (see #backslashAfter); -1 at the start of each chunk. */
   #nextBackslash = -1;
-  #strings: (string | undefined)[] = [];
-  /** Strings left on disk: their index, file offset and byte length, `#longCount` of them so far. */
-  #longIndex = new Uint32Array(1024);
-  #longOffsets = new Float64Array(1024);
-  #longLengths = new Float64Array(1024);
-  #longCount = 0;
+  readonly #strings = new StringTableBuilder();
 
   // The graph being filled.
   #layout: SnapshotLayout | undefined;
@@ -540,8 +529,7 @@ export class SnapshotParser {
 
   #addDecoded(chunk: Buffer, from: number, to: number, hasEscape: boolean, at: number): void {
     if (!hasEscape) {
-      const fast = chunk as unknown as FastSlices;
-      this.#strings.push(isAscii(chunk, from, to) ? fast.latin1Slice(from, to) : fast.utf8Slice(from, to));
+      this.#strings.addBytes(chunk, from, to);
       return;
     }
     this.#addInlineString(chunk.subarray(from, to), at);
@@ -549,23 +537,14 @@ export class SnapshotParser {
 
   #addInlineString(bytes: Uint8Array, at: number): void {
     try {
-      this.#strings.push(decodeJsonStringBytes(bytes, 0, bytes.length));
+      this.#strings.addDecoded(decodeJsonStringBytes(bytes, 0, bytes.length));
     } catch (e) {
-      this.#fail(`bad string ${this.#strings.length}: ${(e as Error).message}`, at);
+      this.#fail(`bad string ${this.#strings.count}: ${(e as Error).message}`, at);
     }
   }
 
   #addLongString(offset: number, length: number): void {
-    const k = this.#longCount++;
-    if (k === this.#longIndex.length) {
-      this.#longIndex = grow(this.#longIndex, new Uint32Array(2 * k));
-      this.#longOffsets = grow(this.#longOffsets, new Float64Array(2 * k));
-      this.#longLengths = grow(this.#longLengths, new Float64Array(2 * k));
-    }
-    this.#longIndex[k] = this.#strings.length;
-    this.#longOffsets[k] = offset;
-    this.#longLengths[k] = length;
-    this.#strings.push(undefined);
+    this.#strings.addLong(offset, length);
   }
 
   /** Any JSON value, captured (meta, trace_tree) or skipped (unknown keys), by bracket depth. */
@@ -672,19 +651,14 @@ export class SnapshotParser {
     }
     if (this.edgesParsedElsewhere && !this.#edgesElsewhereAt.accepted) throw new Error('SnapshotParser: edges parsed elsewhere were not accepted');
     const layout = this.#layout!;
-    const stringCount = this.#strings.length;
+    const stringCount = this.#strings.count;
     if (this.#maxNameIndex >= stringCount) {
       this.#fail(`node name ${this.#maxNameIndex} is outside the ${stringCount} strings`, this.#maxNameOffset);
     }
     this.#checkEdgeNames(stringCount, layout);
     const firstEdge = this.#firstEdge;
     for (let i = 0; i < layout.nodeCount; i++) firstEdge[i + 1]! += firstEdge[i]!;
-    const strings = new StringTable(this.#strings, this.#longFile === undefined ? undefined : {
-      file: this.#longFile,
-      index: this.#longIndex.slice(0, this.#longCount),
-      offset: this.#longOffsets.slice(0, this.#longCount),
-      length: this.#longLengths.slice(0, this.#longCount),
-    });
+    const strings = this.#strings.build(this.#longFile);
     return new HeapGraph({
       nodeTypeNames: layout.nodeTypeNames,
       edgeTypeNames: layout.edgeTypeNames,
@@ -724,7 +698,7 @@ export class SnapshotParser {
           ? `inside "${this.#sectionName}" after ${this.#count + this.#scan.length} of ${this.#expected} values`
           : `inside "${this.#sectionName}"`;
       case State.Strings:
-        return `inside "strings" after ${this.#strings.length} strings`;
+        return `inside "strings" after ${this.#strings.count} strings`;
       case State.Raw:
       case State.SkipEdges:
         return `inside "${this.#sectionName}"`;
@@ -734,14 +708,4 @@ export class SnapshotParser {
         return this.#sectionName ? `after "${this.#sectionName}"` : 'in the header';
     }
   }
-}
-
-function isAscii(bytes: Uint8Array, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (bytes[i]! >= 0x80) return false;
-  return true;
-}
-
-function grow<T extends Uint32Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }

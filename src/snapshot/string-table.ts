@@ -1,6 +1,10 @@
-// The snapshot's `strings` section. Short strings are decoded once into a JS array; long ones
-// (message bodies, source text: the bulk of an agent's snapshot) stay on disk and are read back only
-// when asked for, so the parser's memory does not grow with the size of the heap's text.
+// The snapshot's `strings` section. Most strings are never read (an analysis asks for class names,
+// property names of plain objects, a few edge names), so they are kept as bytes, not JS strings:
+// - short strings without escapes: their bytes, packed one after another in one buffer, decoded on
+//   first use and cached (a heap's worth of JS strings costs the parse its garbage-collection time);
+// - strings with escapes: decoded while parsing (so a bad escape is an error with its byte offset);
+// - long ones (message bodies, source text: the bulk of an agent's snapshot) stay on disk and are
+//   read back when asked for, so the parser's memory does not grow with the size of the heap's text.
 
 import { openSync, readSync, closeSync } from 'node:fs';
 import { decodeJsonStringBytes } from './json-string.js';
@@ -8,35 +12,54 @@ import { decodeJsonStringBytes } from './json-string.js';
 /** Strings longer than this many raw (escaped) bytes are kept on disk, not in memory. */
 export const LONG_STRING_BYTES = 64;
 
+const enum Kind { Decoded = 0, Packed = 1, Long = 2 }
+
+/** Buffer's own slice decoders (public on Buffer.prototype, untyped): no argument checks per call. */
+interface FastSlices {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
+interface LongStrings {
+  readonly file: string;
+  /** The indexes of the strings kept on disk, ascending; `offset` / `length` run in step. */
+  readonly index: Uint32Array;
+  readonly offset: Float64Array;
+  readonly length: Float64Array;
+}
+
 export class StringTable {
   readonly count: number;
-  readonly #inline: (string | undefined)[];
-  /** The indexes of the strings kept on disk, ascending; `#longOffset` / `#longLength` run in step. */
-  readonly #longIndex: Uint32Array;
-  readonly #longOffset: Float64Array;
-  readonly #longLength: Float64Array;
-  readonly #file: string | undefined;
+  /** Decoded strings: those decoded while parsing, and packed ones once asked for. */
+  readonly #decoded: (string | undefined)[];
+  readonly #kind: Uint8Array;
+  /** Packed string i is #packed[#start[i] .. #start[i + 1]); other strings take no bytes there. */
+  readonly #start: Uint32Array;
+  readonly #packed: Buffer;
+  readonly #long: LongStrings | undefined;
 
-  constructor(
-    inline: (string | undefined)[],
-    long?: { file: string; index: Uint32Array; offset: Float64Array; length: Float64Array },
-  ) {
-    this.count = inline.length;
-    this.#inline = inline;
-    this.#file = long?.file;
-    this.#longIndex = long?.index ?? new Uint32Array(0);
-    this.#longOffset = long?.offset ?? new Float64Array(0);
-    this.#longLength = long?.length ?? new Float64Array(0);
+  constructor(parts: { decoded: (string | undefined)[]; kind: Uint8Array; start: Uint32Array; packed: Buffer; long?: LongStrings }) {
+    this.count = parts.kind.length;
+    this.#decoded = parts.decoded;
+    this.#kind = parts.kind;
+    this.#start = parts.start;
+    this.#packed = parts.packed;
+    this.#long = parts.long;
   }
 
   /** An in-memory table, for graphs built by hand. */
   static fromArray(strings: readonly string[]): StringTable {
-    return new StringTable([...strings]);
+    return new StringTable({
+      decoded: [...strings],
+      kind: new Uint8Array(strings.length),
+      start: new Uint32Array(strings.length + 1),
+      packed: Buffer.alloc(0),
+    });
   }
 
   /** True when the string's text is on disk (it is long); `get` will read it. */
   isLong(index: number): boolean {
-    return this.#inline[index] === undefined && this.#slotOf(index) >= 0;
+    return this.#kind[index] === Kind.Long;
   }
 
   /**
@@ -44,39 +67,55 @@ export class StringTable {
    * (property names, class names) are short; long strings on disk are never compared.
    */
   indexOf(text: string): number {
-    return this.#inline.indexOf(text);
-  }
-
-  /** Where string `index` sits among the long ones (binary search), or -1. */
-  #slotOf(index: number): number {
-    const long = this.#longIndex;
-    let lo = 0;
-    let hi = long.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = long[mid]!;
-      if (v === index) return mid;
-      if (v < index) lo = mid + 1;
-      else hi = mid - 1;
+    const kind = this.#kind;
+    const start = this.#start;
+    const needle = Buffer.from(text, 'utf8');
+    for (let i = 0; i < this.count; i++) {
+      const k = kind[i];
+      if (k === Kind.Decoded) {
+        if (this.#decoded[i] === text) return i;
+      } else if (k === Kind.Packed && start[i + 1]! - start[i]! === needle.length) {
+        if (this.#packed.compare(needle, 0, needle.length, start[i]!, start[i + 1]!) === 0) return i;
+      }
     }
     return -1;
   }
 
   /** The decoded string. Long strings are read back from the snapshot file. */
   get(index: number): string {
-    const s = this.#inline[index];
+    const s = this.#decoded[index];
     if (s !== undefined) return s;
-    const slot = this.#slotOf(index);
-    if (slot < 0 || this.#file === undefined) {
-      throw new RangeError(`string index ${index} is outside the snapshot's ${this.count} strings`);
+    const kind = this.#kind[index];
+    if (kind === Kind.Packed) return (this.#decoded[index] = this.#unpack(index));
+    if (kind === Kind.Long) return this.#readLong(index);
+    throw new RangeError(`string index ${index} is outside the snapshot's ${this.count} strings`);
+  }
+
+  #unpack(index: number): string {
+    const from = this.#start[index]!;
+    const to = this.#start[index + 1]!;
+    const bytes = this.#packed;
+    let ascii = true;
+    for (let i = from; i < to; i++) {
+      if (bytes[i]! >= 0x80) {
+        ascii = false;
+        break;
+      }
     }
-    const length = this.#longLength[slot]!;
+    const fast = bytes as unknown as FastSlices;
+    return ascii ? fast.latin1Slice(from, to) : fast.utf8Slice(from, to);
+  }
+
+  #readLong(index: number): string {
+    const long = this.#long!;
+    const slot = slotOf(long.index, index);
+    const length = long.length[slot]!;
     const bytes = Buffer.allocUnsafe(length);
-    const fd = openSync(this.#file, 'r');
+    const fd = openSync(long.file, 'r');
     try {
       let read = 0;
       while (read < length) {
-        const n = readSync(fd, bytes, read, length - read, this.#longOffset[slot]! + read);
+        const n = readSync(fd, bytes, read, length - read, long.offset[slot]! + read);
         if (n === 0) break;
         read += n;
       }
@@ -85,4 +124,105 @@ export class StringTable {
     }
     return decodeJsonStringBytes(bytes, 0, length);
   }
+}
+
+/** Where `index` sits in the ascending `indexes` (binary search); -1 when absent. */
+function slotOf(indexes: Uint32Array, index: number): number {
+  let lo = 0;
+  let hi = indexes.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = indexes[mid]!;
+    if (v === index) return mid;
+    if (v < index) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Collects the strings as the parser finds them, in order; `build` makes the table. */
+export class StringTableBuilder {
+  #count = 0;
+  #kind = new Uint8Array(1024);
+  #start = new Uint32Array(1025);
+  #packed = Buffer.allocUnsafe(64 * 1024);
+  #packedLength = 0;
+  readonly #decoded = new Map<number, string>();
+  #longIndex = new Uint32Array(256);
+  #longOffset = new Float64Array(256);
+  #longLength = new Float64Array(256);
+  #longCount = 0;
+
+  get count(): number {
+    return this.#count;
+  }
+
+  /** A string without escapes, as its bytes (copied). */
+  addBytes(bytes: Uint8Array, from: number, to: number): void {
+    const n = to - from;
+    if (this.#packedLength + n > this.#packed.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.#packed.length, this.#packedLength + n));
+      this.#packed.copy(grown, 0, 0, this.#packedLength);
+      this.#packed = grown;
+    }
+    this.#packed.set(bytes.subarray(from, to), this.#packedLength);
+    this.#packedLength += n;
+    this.#push(Kind.Packed);
+  }
+
+  /** A string already decoded. */
+  addDecoded(text: string): void {
+    this.#decoded.set(this.#count, text);
+    this.#push(Kind.Decoded);
+  }
+
+  /** A string left on disk: its raw (escaped) bytes at `offset`. */
+  addLong(offset: number, length: number): void {
+    const k = this.#longCount++;
+    if (k === this.#longIndex.length) {
+      this.#longIndex = grow(this.#longIndex, new Uint32Array(2 * k));
+      this.#longOffset = grow(this.#longOffset, new Float64Array(2 * k));
+      this.#longLength = grow(this.#longLength, new Float64Array(2 * k));
+    }
+    this.#longIndex[k] = this.#count;
+    this.#longOffset[k] = offset;
+    this.#longLength[k] = length;
+    this.#push(Kind.Long);
+  }
+
+  #push(kind: Kind): void {
+    const i = this.#count++;
+    if (i === this.#kind.length) {
+      this.#kind = grow(this.#kind, new Uint8Array(2 * i));
+      this.#start = grow(this.#start, new Uint32Array(2 * i + 1));
+    }
+    this.#kind[i] = kind;
+    this.#start[i + 1] = this.#packedLength;
+  }
+
+  /** `file`: where long strings are read back from (only strings added with addLong need it). */
+  build(file?: string): StringTable {
+    const count = this.#count;
+    const decoded: (string | undefined)[] = new Array<string | undefined>(count);
+    for (const [i, text] of this.#decoded) decoded[i] = text;
+    return new StringTable({
+      decoded,
+      kind: this.#kind.slice(0, count),
+      start: this.#start.slice(0, count + 1),
+      packed: Buffer.from(this.#packed.subarray(0, this.#packedLength)),
+      long: this.#longCount > 0 && file !== undefined
+        ? {
+          file,
+          index: this.#longIndex.slice(0, this.#longCount),
+          offset: this.#longOffset.slice(0, this.#longCount),
+          length: this.#longLength.slice(0, this.#longCount),
+        }
+        : undefined,
+    });
+  }
+}
+
+function grow<T extends Uint8Array | Uint32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }

@@ -133,3 +133,16 @@ test('runs of backslashes before quotes, cut at every byte: each string ends at 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('strings kept packed or decoded: indexOf finds either kind, get decodes once and the same each time', () => {
+  const g = parseSnapshotChunks([bytes]);
+  const texts = Array.from({ length: g.strings.count }, (_, i) => g.strings.get(i));
+  const escaped = texts.findIndex((t) => t.includes('"quoted"'));
+  const plain = texts.indexOf('prompt');
+  const unicode = texts.findIndex((t) => /é|😀/.test(t));
+  assert.ok(escaped >= 0 && plain >= 0 && unicode >= 0);
+  for (const i of [escaped, plain, unicode]) assert.equal(g.strings.indexOf(texts[i]!), i, JSON.stringify(texts[i]));
+  assert.equal(g.strings.indexOf('no such string anywhere'), -1);
+  assert.equal(g.strings.get(plain), g.strings.get(plain));
+  assert.throws(() => g.strings.get(g.strings.count), RangeError);
+});
