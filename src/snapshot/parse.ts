@@ -27,7 +27,7 @@ export async function parseSnapshotFile(path: string, options: ParseOptions = {}
   });
   const edges = wantsEdgesThread(totalBytes, options.threads) ? new EdgesThread(path) : undefined;
   try {
-    const parser = new SnapshotParser({ fileLabel: path, longStringFile: path, edgesElsewhere: edges });
+    const parser = new SnapshotParser({ fileLabel: path, longStringFile: path, edgesElsewhere: edges, fileBytes: totalBytes });
     let failure: unknown;
     try {
       await feed(handle, parser, totalBytes, options);

@@ -64,6 +64,8 @@ export interface ParserOptions {
   readonly longStringFile?: string;
   /** Another thread that may parse `edges` (parallel-edges.ts): edge arrays are then shared memory. */
   readonly edgesElsewhere?: EdgesElsewhere;
+  /** The file's size, when known: the strings' buffer is reserved once from it instead of grown. */
+  readonly fileBytes?: number;
 }
 
 function isSpace(b: number): boolean {
@@ -78,6 +80,7 @@ export class SnapshotParser {
   readonly #label: string;
   readonly #longFile: string | undefined;
   readonly #elsewhere: EdgesElsewhere | undefined;
+  readonly #fileBytes: number | undefined;
   #state = State.BeforeTop;
   #section = Section.None;
   #sectionName = '';
@@ -133,6 +136,7 @@ export class SnapshotParser {
     this.#label = options.fileLabel;
     this.#longFile = options.longStringFile;
     this.#elsewhere = options.edgesElsewhere;
+    this.#fileBytes = options.fileBytes;
   }
 
   #fail(reason: string, offset: number): never {
@@ -262,6 +266,9 @@ export class SnapshotParser {
     else this.#expected = -1;
     this.#flat = new Float64Array(0);
     this.#state = section === Section.Strings ? State.Strings : State.Numbers;
+    // Short strings are packed into one buffer: room for all that is left of the file, reserved once
+    // (pages never written are never resident) rather than grown by copies that stay until a GC.
+    if (section === Section.Strings && this.#fileBytes !== undefined) this.#strings.reserve(this.#fileBytes - at);
     if (section === Section.Edges && this.#elsewhere) {
       if (this.#elsewhere.claim(at + 1)) {
         this.#edgesElsewhereAt.start = at + 1;

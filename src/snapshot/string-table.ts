@@ -12,6 +12,9 @@ import { decodeJsonStringBytes } from './json-string.js';
 /** Strings longer than this many raw (escaped) bytes are kept on disk, not in memory. */
 export const LONG_STRING_BYTES = 64;
 
+/** The largest buffer reserved up front for packed strings. */
+const MAX_RESERVE = 1 << 30;
+
 const enum Kind { Decoded = 0, Packed = 1, Long = 2 }
 
 /** Buffer's own slice decoders (public on Buffer.prototype, untyped): no argument checks per call. */
@@ -157,6 +160,15 @@ export class StringTableBuilder {
     return this.#count;
   }
 
+  /** Room for `bytes` packed bytes in all (beyond it the buffer grows by copying). */
+  reserve(bytes: number): void {
+    bytes = Math.min(bytes, MAX_RESERVE); // a padded or text-heavy file: grow past this if need be
+    if (bytes <= this.#packed.length) return;
+    const room = Buffer.allocUnsafe(bytes);
+    this.#packed.copy(room, 0, 0, this.#packedLength);
+    this.#packed = room;
+  }
+
   /** A string without escapes, as its bytes (copied). */
   addBytes(bytes: Uint8Array, from: number, to: number): void {
     const n = to - from;
@@ -209,7 +221,7 @@ export class StringTableBuilder {
       decoded,
       kind: this.#kind.slice(0, count),
       start: this.#start.slice(0, count + 1),
-      packed: Buffer.from(this.#packed.subarray(0, this.#packedLength)),
+      packed: this.#packed.subarray(0, this.#packedLength), // the unwritten rest was never touched
       long: this.#longCount > 0 && file !== undefined
         ? {
           file,
