@@ -22,10 +22,11 @@ for (const major of [22, 24] as NodeMajor[]) {
     assert.match(run.output, /^ok \d+ - a clean function passes$/m, run.output);
     assert.match(run.output, /^ok \d+ - a timer per request that captured the AsyncLocalStorage store is named with the store$/m, run.output);
     assert.match(run.output, /^not ok \d+ - a leak fails the test \(expected to fail\)$/m);
-    // The headline lists every class that leaks; the Timeout must be one of them (a second, smaller
-    // finding may precede or follow it). On a mismatch, print the headline rather than the TAP dump.
+    // The headline lists every class that leaks with its rate; the Timeout must be one of them (another
+    // finding may precede or follow it, and on a loaded machine the rate may be split between two paths).
+    // On a mismatch, print the headline rather than the TAP dump.
     const headline = /assertNoLeak: each iteration leaves [^\n]*/.exec(run.output)?.[0] ?? '(no assertNoLeak headline in the output)';
-    assert.match(headline, /\b1 Timeout\b/, headline);
+    assert.match(headline, /\b\d+(\.\d+)? Timeout\b/, headline);
     assert.match(run.output, /AsyncLocalStorage store/);
     assert.equal(run.code, 1, 'node --test exits 1 for the failed test');
   });
