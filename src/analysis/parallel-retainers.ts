@@ -11,14 +11,13 @@ import type { Scratch } from './scratch.js';
 import { JobState, STATE, type RetainersJob } from './retainers-protocol.js';
 
 /**
- * Below this many edges the thread is not worth what it costs. Time: its start-up (~50 ms, code cold)
- * against the index it builds (on a 2.6M-edge heap the main thread waited 87 ms for an index it builds in
- * 78 ms). Memory: its isolate and buffers leave ~15-20 MB more resident at the peak; on a 306 MB file
- * (10.6M edges) that took peak RSS from ~1.45× to ~1.5× the file for ~0.3 s saved, while on a 1.1 GB
- * one the same is small beside the ~1 s saved. LEAKHUNT_RETAINERS_MIN_EDGES overrides it (tests reach
- * the threaded path on small heaps with it).
+ * Below this many edges the thread costs about what it saves: its start-up (~50 ms, code cold) against
+ * the index it builds (on a 2.6M-edge heap the main thread waited 87 ms for an index it builds in 78 ms).
+ * On a 306 MB file (10.6M edges) it saves ~0.4 s at no cost in peak RSS, with one malloc arena (the
+ * relaunched CLI's glibc.malloc.arena_max=1, relaunch.ts); without it the worker's arena left ~15 MB more
+ * resident. LEAKHUNT_RETAINERS_MIN_EDGES overrides it (tests reach the threaded path on small heaps with it).
  */
-export const PARALLEL_MIN_EDGES = 16_000_000;
+export const PARALLEL_MIN_EDGES = 4_000_000;
 
 function minEdges(): number {
   const env = Number(process.env['LEAKHUNT_RETAINERS_MIN_EDGES']);

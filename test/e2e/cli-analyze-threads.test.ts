@@ -1,5 +1,5 @@
 // A snapshot large enough for both second threads (edges parsed on a worker from 16 MiB, the retainer
-// index built on one from 16M edges, lowered to 1M here), analysed through the built binary with and without them:
+// index built on one from 4M edges, lowered to 1M here), analysed through the built binary with and without them:
 // the same JSON, byte for byte. The snapshot is real V8 output, written by a child holding ~1.5M edges (~32 MiB).
 
 import { test } from 'node:test';
@@ -24,7 +24,7 @@ test('analyze --json is the same with and without the second threads', { timeout
   assert.equal(made.status, 0, made.stderr);
   const bytes = statSync(path).size;
   assert.ok(bytes >= PARALLEL_MIN_BYTES, `the snapshot (${bytes} bytes) is large enough for the edges worker`);
-  // The retainer-index thread starts at 16M edges; lowered here so this 33 MiB heap takes that path too.
+  // The retainer-index thread starts at 4M edges; lowered here so this 33 MiB heap takes that path too.
   const threaded = await runCli(['analyze', path, '--json', '--top', 'all'], { env: { LEAKHUNT_RETAINERS_MIN_EDGES: '1000000' }, timeoutMs: 120_000 });
   const single = await runCli(['analyze', path, '--json', '--top', 'all'], { env: { LEAKHUNT_PARSE_THREADS: '1' }, timeoutMs: 120_000 });
   assert.equal(threaded.code, 0, threaded.stderr);
