@@ -16,6 +16,7 @@
 // - EDGE_EPHEMERON marks either edge of a WeakMap entry; the distance BFS pairs them itself.
 // Invariant: a weak edge has no bit set. Cost: one pass over the edges plus one over the nodes.
 
+import { byteBuffer } from '../snapshot/buffers.js';
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { EphemeronNameCache } from './ephemeron-edges.js';
 import { Scratch } from './scratch.js';
@@ -36,7 +37,7 @@ export function computeEssentialEdgeMask(graph: HeapGraph, scratch: Scratch = ne
   const pageOwned = markPageOwnedNodes(graph, scratch);
   const ephemerons = new EphemeronNameCache(graph);
   const filterOfName = new Map<number, number>();
-  const mask = new Uint8Array(shared ? new SharedArrayBuffer(edgeCount) : new ArrayBuffer(edgeCount));
+  const mask = new Uint8Array(byteBuffer(edgeCount, shared));
   for (let n = 0; n < nodeCount; n++) {
     const end = firstEdge[n + 1]!;
     const fromRoot = n === rootOrdinal;

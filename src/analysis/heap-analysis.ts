@@ -13,7 +13,7 @@ import { computeDetachedNatives } from './dom-state.js';
 import { buildDominatorTree, type DominatorTree } from './dominator-tree.js';
 import { computeDominators } from './dominators.js';
 import { buildRetainerIndex, type RetainerIndex } from './retainer-index.js';
-import { canBuildRetainersElsewhere, RetainersJobHandle } from './parallel-retainers.js';
+import { RetainersJobHandle } from './parallel-retainers.js';
 import { computeEssentialEdgeMask } from './essential-edges.js';
 import { computeRetainedSizes } from './retained-sizes.js';
 import { Scratch } from './scratch.js';
@@ -63,7 +63,7 @@ export class HeapAnalysis {
   /** Per-edge EDGE_* bits (essential-edges.ts). */
   get edgeMask(): Uint8Array {
     return (this.#mask ??= this.#phase('edge-mask', () => {
-      const job = canBuildRetainersElsewhere(this.graph) ? RetainersJobHandle.start(this.graph) : undefined;
+      const job = RetainersJobHandle.start(this.graph);
       const mask = computeEssentialEdgeMask(this.graph, this.scratch, job !== undefined);
       job?.submit(mask);
       this.#retainersJob = job;

@@ -19,20 +19,14 @@ import { JobState, STATE, type RetainersJob } from './retainers-protocol.js';
  */
 export const PARALLEL_MIN_EDGES = 4_000_000;
 
+/** LEAKHUNT_RETAINERS_MIN_EDGES when set to a number, else PARALLEL_MIN_EDGES. */
 function minEdges(): number {
-  const env = Number(process.env['LEAKHUNT_RETAINERS_MIN_EDGES']);
-  return process.env['LEAKHUNT_RETAINERS_MIN_EDGES'] !== undefined && Number.isFinite(env) ? env : PARALLEL_MIN_EDGES;
+  const env = process.env['LEAKHUNT_RETAINERS_MIN_EDGES'];
+  return env !== undefined && Number.isFinite(Number(env)) ? Number(env) : PARALLEL_MIN_EDGES;
 }
+
 /** Longest wait for the worker to start running. */
 const START_WAIT_MS = 5000;
-
-/** Whether the graph can have its retainer index built on a second thread (its arrays are shared). */
-export function canBuildRetainersElsewhere(graph: HeapGraph, least = minEdges()): boolean {
-  return graph.edgeCount >= least
-    && graph.firstEdge.buffer instanceof SharedArrayBuffer
-    && graph.edgeTarget.buffer instanceof SharedArrayBuffer
-    && process.env['LEAKHUNT_PARSE_THREADS'] !== '1';
-}
 
 export class RetainersJobHandle {
   readonly #worker: Worker;
@@ -49,10 +43,13 @@ export class RetainersJobHandle {
 
   /**
    * Starts the worker before the mask exists (its start-up then overlaps computing the mask; `submit`
-   * hands it over), or undefined when the arrays are not shared or no thread can be had.
+   * hands it over), or undefined when the graph is under `least` edges, its arrays are not shared
+   * memory (a one-thread parse), or no thread can be had.
    */
   static start(graph: HeapGraph, least = minEdges()): RetainersJobHandle | undefined {
-    if (!canBuildRetainersElsewhere(graph, least)) return undefined;
+    if (graph.edgeCount < least || !(graph.firstEdge.buffer instanceof SharedArrayBuffer) || !(graph.edgeTarget.buffer instanceof SharedArrayBuffer)) {
+      return undefined;
+    }
     const control = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
     const job: RetainersJob = {

@@ -4,6 +4,7 @@
 // caller that needs the edge itself (a printed chain hop) finds it with retainingEdgeOf.
 // Built in two passes over the edges, like DevTools' buildRetainers.
 
+import { byteBuffer } from '../snapshot/buffers.js';
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { Scratch } from './scratch.js';
 
@@ -22,8 +23,7 @@ export type RetainerSource = Pick<HeapGraph, 'nodeCount' | 'firstEdge' | 'edgeTa
 /** `shared`: the index on SharedArrayBuffers, for a worker to hand back. */
 export function buildRetainerIndex(graph: RetainerSource, mask: Uint8Array, scratch: Scratch = new Scratch(), shared = false): RetainerIndex {
   const { nodeCount, firstEdge, edgeTarget } = graph;
-  const bytes = (n: number): ArrayBuffer | SharedArrayBuffer => (shared ? new SharedArrayBuffer(n) : new ArrayBuffer(n));
-  const firstRetainer = new Uint32Array(bytes(4 * (nodeCount + 1)));
+  const firstRetainer = new Uint32Array(byteBuffer(4 * (nodeCount + 1), shared));
   let kept = 0;
   for (let e = 0; e < mask.length; e++) {
     if (mask[e] === 0) continue;
@@ -39,8 +39,8 @@ export function buildRetainerIndex(graph: RetainerSource, mask: Uint8Array, scra
   firstRetainer[nodeCount] = sum;
   const cursor = scratch.u32(nodeCount);
   cursor.set(firstRetainer.subarray(0, nodeCount));
-  const retainingNode = new Uint32Array(bytes(4 * kept));
-  const retainingBits = new Uint8Array(bytes(kept));
+  const retainingNode = new Uint32Array(byteBuffer(4 * kept, shared));
+  const retainingBits = new Uint8Array(byteBuffer(kept, shared));
   for (let n = 0; n < nodeCount; n++) {
     const end = firstEdge[n + 1]!;
     for (let e = firstEdge[n]!; e < end; e++) {

@@ -5,8 +5,11 @@
 // given back, and a phase's output may be a recycled buffer that simply is never given back.
 // Views handed out are zero-filled: recycled buffers are cleared, fresh ones are zero already and are
 // left untouched, so pages a phase never writes (the unused end of a stack) never become resident.
-// Giving a view back returns its whole buffer (both views of a pair): only give back what is no longer used. Pairs exist so that two per-node Uint32Arrays, once given back,
-// make room for one per-node Float64Array.
+// Giving a view back returns its whole buffer (both views of a pair): only give back what is no longer
+// used. Pairs exist so that two per-node Uint32Arrays, once given back, make room for one per-node
+// Float64Array.
+
+import { byteBuffer } from '../snapshot/buffers.js';
 
 type Bytes = ArrayBuffer | SharedArrayBuffer;
 
@@ -64,12 +67,12 @@ export class Scratch {
     this.#free.length = 0;
   }
 
-  /** `bytes` zero bytes at the start of a buffer: a pooled one cleared, or a fresh one (zero already, left untouched). */
   /** Views over every pooled buffer, and the pool emptied (to give them to another pool). */
   drain(): Uint8Array[] {
     return this.#free.splice(0).map((b) => new Uint8Array(b));
   }
 
+  /** `bytes` zero bytes at the start of a buffer: a pooled one cleared, or a fresh one (zero already, left untouched). */
   #take(bytes: number): Bytes {
     let best = -1;
     for (let i = 0; i < this.#free.length; i++) {
@@ -81,7 +84,7 @@ export class Scratch {
       // Rounded up, so that per-node arrays of nodeCount and nodeCount + 1 entries (dominators number
       // vertices from 1) can stand in for one another.
       const size = bytes < ROUND_FROM ? bytes : Math.ceil(bytes / ROUND_TO) * ROUND_TO;
-      return this.#shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
+      return byteBuffer(size, this.#shared);
     }
     const [buffer] = this.#free.splice(best, 1);
     new Uint8Array(buffer!, 0, bytes).fill(0);

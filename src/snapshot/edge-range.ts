@@ -3,14 +3,20 @@
 // runs itself should the worker die). Same scanner, same checks and messages as the streaming parser.
 
 import { readSync } from 'node:fs';
-import { storeEdges, tooManyEdgeValues, wrongEdgeValueCount, type EdgeArrays, type EdgeRecordLayout } from './edge-records.js';
+import { EdgeFiller, type EdgeArrays, type EdgeRecordLayout } from './edge-records.js';
 import { BATCH_VALUES, createIntegerScanState, describeScanError, scanIntegers, ScanStatus } from './integer-scanner.js';
 
 const CLOSE_BRACKET = 0x5d;
 const READ_BYTES = 4 * 1024 * 1024;
 
 export type EdgeRangeResult =
-  | { readonly ok: true; /** File offset of the closing ']'. */ readonly end: number }
+  | {
+    readonly ok: true;
+    /** File offset of the closing ']'. */
+    readonly end: number;
+    /** The largest string index an edge names (EdgeFiller.maxName). */
+    readonly maxName: number;
+  }
   | { readonly ok: false; readonly reason: string; readonly offset: number };
 
 /** Thrown out of parseEdgeRange when `stopped()` turns true (the main thread no longer wants the edges). */
@@ -21,18 +27,17 @@ export function parseEdgeRange(
   fd: number, start: number, layout: EdgeRecordLayout, arrays: EdgeArrays, stopped: () => boolean = () => false,
 ): EdgeRangeResult {
   const st = createIntegerScanState(BATCH_VALUES);
-  const expected = layout.edgeCount * layout.fields;
-  const problem = { reason: '' };
+  const filler = new EdgeFiller(layout, arrays);
   const buffer = Buffer.allocUnsafe(READ_BYTES);
-  let count = 0;
   let position = start;
   for (;;) {
     if (stopped()) throw new EdgeRangeStopped();
     const read = readSync(fd, buffer, 0, buffer.length, position);
     if (read === 0) {
+      const expected = layout.edgeCount * layout.fields;
       return {
         ok: false,
-        reason: `file ends early (inside "edges" after ${count + st.length} of ${expected} values)`,
+        reason: `file ends early (inside "edges" after ${filler.count + st.length} of ${expected} values)`,
         offset: position,
       };
     }
@@ -43,17 +48,14 @@ export function parseEdgeRange(
       if (st.status === ScanStatus.Error) {
         return { ok: false, reason: `${describeScanError(st.errorKind)} in "edges"`, offset: st.errorOffset };
       }
-      const n = st.length;
-      if (n > expected - count) return { ok: false, reason: tooManyEdgeValues(layout), offset: st.offsets[expected - count]! };
-      const bad = storeEdges(st.batch, n, count / layout.fields, layout, arrays, problem);
-      if (bad >= 0) return { ok: false, reason: problem.reason, offset: st.offsets[bad]! };
-      count += n;
+      const problem = filler.take(st.batch, st.offsets, st.length);
+      if (problem) return { ok: false, ...problem };
       st.length = 0;
       if (st.status === ScanStatus.Closed) {
         const end = position + i - 1;
         if (buffer[i - 1] !== CLOSE_BRACKET) throw new Error('edge range: scanner closed away from a bracket');
-        if (count !== expected) return { ok: false, reason: wrongEdgeValueCount(count, layout), offset: end };
-        return { ok: true, end };
+        const wrong = filler.close(end);
+        return wrong ? { ok: false, ...wrong } : { ok: true, end, maxName: filler.maxName };
       }
     }
     position += read;

@@ -6,14 +6,11 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { EdgeRangeStopped, parseEdgeRange } from './edge-range.js';
+import { isSpace } from './json-string.js';
 import { SearchState, STATE, STOP, type EdgesWorkerData } from './edges-protocol.js';
 
 const KEY = Buffer.from('"edges"');
 const SEARCH_BYTES = 4 * 1024 * 1024;
-
-function isSpace(b: number | undefined): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
 
 /**
  * The offset just past the '[' of `"edges": [`, or -1. In V8's order (header, nodes, edges, …, strings)

@@ -4,6 +4,11 @@
 
 const BACKSLASH = 0x5c;
 
+/** JSON whitespace. */
+export function isSpace(b: number | undefined): boolean {
+  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+}
+
 export function decodeJsonStringBytes(bytes: Uint8Array, start: number, end: number): string {
   let plainAscii = true;
   for (let i = start; i < end; i++) {

@@ -96,31 +96,31 @@ export class EdgesThread implements EdgesElsewhere {
   }
 
   /**
-   * While waiting for the worker: first-touches the pages of the edge arrays it has not reached yet,
-   * from their end backwards (first-touched memory is most of what filling them costs). Each touch is
-   * a compare-and-swap of 0 with 0, so a value the worker already stored there stays as it is.
+   * The claimed edges, parsed: by the worker, or on this thread (reading `fd`) when it died. While it
+   * waits, this thread first-touches the edge-array pages the worker has not reached yet.
    */
-  touchAhead(): void {
-    const arrays = this.#arrays;
-    if (!arrays || this.#start < 0) return;
-    for (const array of [arrays.target, arrays.name]) {
-      for (let k = array.length - 1; k >= 0; k -= PAGE_BYTES / 4) {
-        if (Atomics.load(this.#control, STATE) === SearchState.Done) return;
-        Atomics.compareExchange(array, k, 0, 0);
-      }
-    }
-    for (let k = arrays.type.length - 1; k >= 0; k -= PAGE_BYTES) {
-      if (Atomics.load(this.#control, STATE) === SearchState.Done) return;
-      Atomics.compareExchange(arrays.type, k, 0, 0);
-    }
-  }
-
-  /** The claimed edges, parsed: by the worker, or on this thread (reading `fd`) when it died. */
   async result(fd: number): Promise<EdgeRangeResult> {
+    this.#touchAhead();
     const outcome = await this.#outcome;
     if (outcome) return outcome;
     await this.#worker?.terminate(); // it wrote its last value before dying; make sure it is gone
     return parseEdgeRange(fd, this.#start, this.#layout!, this.#arrays!);
+  }
+
+  /**
+   * First-touched memory is most of what filling the arrays costs: touch theirs from the end backwards
+   * while the worker fills them from the start. Each touch is a compare-and-swap of 0 with 0, so a value
+   * the worker already stored stays as it is.
+   */
+  #touchAhead(): void {
+    const arrays = this.#arrays;
+    if (!arrays || this.#start < 0) return;
+    for (const array of [arrays.target, arrays.name, arrays.type]) {
+      for (let k = array.length - 1; k >= 0; k -= PAGE_BYTES / array.BYTES_PER_ELEMENT) {
+        if (Atomics.load(this.#control, STATE) === SearchState.Done) return;
+        Atomics.compareExchange(array, k, 0, 0);
+      }
+    }
   }
 
   /** Stops the worker, wherever it is (safe to call more than once). */

@@ -35,13 +35,12 @@ export async function parseSnapshotFile(path: string, options: ParseOptions = {}
       failure = e;
     }
     if (edges && parser.edgesParsedElsewhere && (failure === undefined || failure instanceof SnapshotFormatError)) {
-      edges.touchAhead();
       const result = await edges.result(handle.fd);
-      // The first problem in the file is the one to report, whichever thread found it.
-      if (!result.ok && !(failure instanceof SnapshotFormatError && (failure.byteOffset ?? Infinity) < result.offset)) {
-        throw new SnapshotFormatError(path, result.reason, result.offset);
+      if (result.ok) {
+        if (failure === undefined) parser.acceptEdges(result.end, result.maxName);
+      } else if (failure === undefined || (failure.byteOffset ?? Infinity) >= result.offset) {
+        failure = new SnapshotFormatError(path, result.reason, result.offset); // the first problem in the file
       }
-      if (failure === undefined && result.ok) parser.acceptEdges(result.end);
     }
     if (failure !== undefined) throw failure;
     return parser.finish();

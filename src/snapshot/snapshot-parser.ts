@@ -10,10 +10,11 @@
 
 import { SnapshotFormatError } from '../errors.js';
 import { HeapGraph, type SizeArray } from './heap-graph.js';
-import { decodeJsonStringBytes } from './json-string.js';
+import { decodeJsonStringBytes, isSpace } from './json-string.js';
 import { readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
+import { byteBuffer } from './buffers.js';
 import { StringTableBuilder, LONG_STRING_BYTES } from './string-table.js';
-import { edgeRecordLayout, storeEdges, tooManyEdgeValues, wrongEdgeValueCount, type EdgeRecordLayout } from './edge-records.js';
+import { EdgeFiller, edgeRecordLayout, type EdgeArrays } from './edge-records.js';
 import type { EdgesElsewhere } from './parallel-edges.js';
 import { ByteCarry } from './byte-carry.js';
 import {
@@ -40,7 +41,6 @@ const enum State {
   Strings,
   Raw,
   SkipEdges, // `edges` parsed by another thread: only their ']' is looked for
-
   AfterValue,
   Done,
 }
@@ -66,10 +66,6 @@ export interface ParserOptions {
   readonly edgesElsewhere?: EdgesElsewhere;
   /** The file's size, when known: the strings' buffer is reserved once from it instead of grown. */
   readonly fileBytes?: number;
-}
-
-function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 }
 
 function describeByte(b: number): string {
@@ -113,10 +109,13 @@ export class SnapshotParser {
   // The graph being filled.
   #layout: SnapshotLayout | undefined;
   #nodeFieldAt = { type: 0, name: 0, id: 0, selfSize: 0, edgeCount: 0, traceId: 0, detachedness: 0 };
-  #edgeLayout: EdgeRecordLayout | undefined;
-  readonly #edgeProblem = { reason: '' };
-  /** Where the edges array starts and ends when another thread parses it; end -1 until its ']' is seen. */
-  #edgesElsewhereAt = { start: -1, end: -1, accepted: false };
+  #edges: EdgeArrays = { type: new Uint8Array(0), name: new Uint32Array(0), target: new Uint32Array(0) };
+  #edgeFiller: EdgeFiller | undefined;
+  /**
+   * Where the edges array starts and ends when another thread parses it (end -1 until its ']' is seen),
+   * and the largest string index its edges name, once the other thread's result is accepted.
+   */
+  #edgesElsewhereAt = { start: -1, end: -1, accepted: false, maxName: -1 };
   #nodeType = new Uint8Array(0);
   #nodeName = new Uint32Array(0);
   #nodeId = new Uint32Array(0);
@@ -124,9 +123,6 @@ export class SnapshotParser {
   #firstEdge: Uint32Array = new Uint32Array(1);
   #nodeTraceId: Uint32Array | undefined;
   #nodeDetachedness: Uint8Array | undefined;
-  #edgeType: Uint8Array = new Uint8Array(0);
-  #edgeName: Uint32Array = new Uint32Array(0);
-  #edgeTarget: Uint32Array = new Uint32Array(0);
   #edgeCountSum = 0;
   #maxNameIndex = -1;
   #maxNameOffset = 0;
@@ -290,15 +286,17 @@ export class SnapshotParser {
   }
 
   /**
-   * The other thread's edges are in: `end` is where it found their ']'. Call before finish() when
+   * The other thread's edges are in: `end` is where it found their ']', `maxName` the largest string
+   * index they name (EdgeFiller.maxName). Call before finish() when
    * edgesElsewhere claimed them (`edgesParsedElsewhere`).
    */
-  acceptEdges(end: number): void {
+  acceptEdges(end: number, maxName: number): void {
     const at = this.#edgesElsewhereAt;
     if (at.start < 0 || end !== at.end) {
       this.#fail(`"edges" end at byte ${end} on the other thread, ${at.end} on this one`, Math.max(end, at.end));
     }
     at.accepted = true;
+    at.maxName = maxName;
   }
 
   get edgesParsedElsewhere(): boolean {
@@ -334,17 +332,16 @@ export class SnapshotParser {
   #consumeBatch(n: number): void {
     if (n === 0) return;
     const section = this.#section;
-    if (section === Section.Nodes || section === Section.Edges) {
+    if (section === Section.Edges) {
+      const problem = this.#edgeFiller!.take(this.#scan.batch, this.#scan.offsets, n);
+      if (problem) this.#fail(problem.reason, problem.offset);
+    } else if (section === Section.Nodes) {
       const room = this.#expected - this.#count;
       if (n > room) {
         const layout = this.#layout!;
-        const what = section === Section.Nodes
-          ? `"nodes" has more values than node_count ${layout.nodeCount} × ${layout.nodeFieldCount} fields`
-          : tooManyEdgeValues(this.#edgeLayout!);
-        this.#fail(what, this.#scan.offsets[room]!);
+        this.#fail(`"nodes" has more values than node_count ${layout.nodeCount} × ${layout.nodeFieldCount} fields`, this.#scan.offsets[room]!);
       }
-      if (section === Section.Nodes) this.#consumeNodes(n);
-      else this.#consumeEdges(n);
+      this.#consumeNodes(n);
     } else {
       if (this.#count + n > this.#flat.length) {
         const grown = new Float64Array(Math.max(2 * this.#flat.length, this.#count + n, 4096));
@@ -416,22 +413,17 @@ export class SnapshotParser {
     }
   }
 
-  #consumeEdges(n: number): void {
-    const arrays = { type: this.#edgeType, name: this.#edgeName, target: this.#edgeTarget };
-    const bad = storeEdges(this.#scan.batch, n, this.#count / this.#edgeLayout!.fields, this.#edgeLayout!, arrays, this.#edgeProblem);
-    if (bad >= 0) this.#fail(this.#edgeProblem.reason, this.#scan.offsets[bad]!);
-  }
-
   #finishNumbers(at: number): void {
     const layout = this.#layout!;
     const section = this.#section;
-    if (section === Section.Nodes || section === Section.Edges) {
+    if (section === Section.Edges) {
+      const problem = this.#edgeFiller!.close(at);
+      if (problem) this.#fail(problem.reason, problem.offset);
+    } else if (section === Section.Nodes) {
       if (this.#count !== this.#expected) {
-        this.#fail(section === Section.Nodes
-          ? `"nodes" has ${this.#count} values, expected ${this.#expected} (node_count ${layout.nodeCount} × ${layout.nodeFieldCount} fields)`
-          : wrongEdgeValueCount(this.#count, this.#edgeLayout!), at);
+        this.#fail(`"nodes" has ${this.#count} values, expected ${this.#expected} (node_count ${layout.nodeCount} × ${layout.nodeFieldCount} fields)`, at);
       }
-      if (section === Section.Nodes && this.#edgeCountSum !== layout.edgeCount) {
+      if (this.#edgeCountSum !== layout.edgeCount) {
         this.#fail(`node edge counts add up to ${this.#edgeCountSum}, expected edge_count ${layout.edgeCount}`, at);
       }
     } else {
@@ -489,7 +481,7 @@ export class SnapshotParser {
         }
         const stringEnd = base + i;
         if (this.#strLong || (this.#longFile !== undefined && stringEnd - this.#strStart > LONG_STRING_BYTES)) {
-          this.#addLongString(this.#strStart, stringEnd - this.#strStart);
+          this.#strings.addLong(this.#strStart, stringEnd - this.#strStart);
           this.#carry.clear();
         } else if (this.#carry.length > 0) {
           this.#carry.push(chunk, from, i);
@@ -550,9 +542,6 @@ export class SnapshotParser {
     }
   }
 
-  #addLongString(offset: number, length: number): void {
-    this.#strings.addLong(offset, length);
-  }
 
   /** Any JSON value, captured (meta, trace_tree) or skipped (unknown keys), by bracket depth. */
   #parseRaw(chunk: Buffer, i: number, end: number): number {
@@ -626,24 +615,26 @@ export class SnapshotParser {
       type: nf.indexOf('type'), name: nf.indexOf('name'), id: nf.indexOf('id'), selfSize: nf.indexOf('self_size'),
       edgeCount: nf.indexOf('edge_count'), traceId: nf.indexOf('trace_node_id'), detachedness: nf.indexOf('detachedness'),
     };
-    this.#edgeLayout = edgeRecordLayout(layout);
     this.#nodeType = new Uint8Array(n);
     this.#nodeName = new Uint32Array(n);
     this.#nodeId = new Uint32Array(n);
     this.#nodeSelfSize = new Uint32Array(n);
     // Shared with a second thread's analyses (the retainer index) when edges are parsed on one.
-    this.#firstEdge = new Uint32Array(this.#elsewhere ? new SharedArrayBuffer(4 * (n + 1)) : new ArrayBuffer(4 * (n + 1)));
+    this.#firstEdge = new Uint32Array(byteBuffer(4 * (n + 1), this.#elsewhere !== undefined));
     if (layout.nodeFields.includes('trace_node_id')) this.#nodeTraceId = new Uint32Array(n);
     if (layout.nodeFields.includes('detachedness')) this.#nodeDetachedness = new Uint8Array(n);
     this.#allocateEdges(layout, this.#elsewhere !== undefined);
-    this.#elsewhere?.begin(layout, { type: this.#edgeType, name: this.#edgeName, target: this.#edgeTarget }, at);
+    this.#elsewhere?.begin(layout, this.#edges, at);
   }
 
   #allocateEdges(layout: SnapshotLayout, shared: boolean): void {
     const e = layout.edgeCount;
-    this.#edgeType = new Uint8Array(shared ? new SharedArrayBuffer(e) : new ArrayBuffer(e));
-    this.#edgeName = new Uint32Array(shared ? new SharedArrayBuffer(4 * e) : new ArrayBuffer(4 * e));
-    this.#edgeTarget = new Uint32Array(shared ? new SharedArrayBuffer(4 * e) : new ArrayBuffer(4 * e));
+    this.#edges = {
+      type: new Uint8Array(byteBuffer(e, shared)),
+      name: new Uint32Array(byteBuffer(4 * e, shared)),
+      target: new Uint32Array(byteBuffer(4 * e, shared)),
+    };
+    this.#edgeFiller = new EdgeFiller(edgeRecordLayout(layout), this.#edges);
   }
 
   /** Call after the last chunk; checks the file was whole and builds the graph. */
@@ -676,20 +667,25 @@ export class SnapshotParser {
       firstEdge,
       nodeDetachedness: this.#nodeDetachedness,
       nodeTraceId: this.#nodeTraceId,
-      edgeType: this.#edgeType,
-      edgeNameOrIndex: this.#edgeName,
-      edgeTarget: this.#edgeTarget,
+      edgeType: this.#edges.type,
+      edgeNameOrIndex: this.#edges.name,
+      edgeTarget: this.#edges.target,
       strings,
       rootOrdinal: layout.rootOrdinal,
       extras: { meta: layout.meta, ...this.#extras },
     });
   }
 
+  /**
+   * Every string-named edge names a string of the table. The largest such index was kept while the
+   * edges were stored; only when it is out of range are the edges walked, to name the first culprit.
+   */
   #checkEdgeNames(stringCount: number, layout: SnapshotLayout): void {
+    const maxName = this.edgesParsedElsewhere ? this.#edgesElsewhereAt.maxName : this.#edgeFiller!.maxName;
+    if (maxName < stringCount) return;
     const element = layout.edgeTypeNames.indexOf('element');
     const hidden = layout.edgeTypeNames.indexOf('hidden');
-    const types = this.#edgeType;
-    const names = this.#edgeName;
+    const { type: types, name: names } = this.#edges;
     for (let e = 0; e < types.length; e++) {
       const t = types[e];
       if (t !== element && t !== hidden && names[e]! >= stringCount) {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSnapshotChunks, parseSnapshotFile } from '../../src/snapshot/parse.js';
 import type { HeapGraph } from '../../src/snapshot/heap-graph.js';
+import { assertSameGraph } from '../helpers/same-graph.js';
 import { SnapshotFormatError } from '../../src/errors.js';
 import { buildSampleGraph } from '../helpers/sample-graphs.js';
 import { GraphBuilder } from '../helpers/graph-builder.js';
@@ -16,21 +17,6 @@ function split(bytes: Buffer, size: number): Buffer[] {
   const chunks: Buffer[] = [];
   for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
   return chunks;
-}
-
-function assertSameGraph(a: HeapGraph, b: HeapGraph, label: string): void {
-  assert.equal(a.nodeCount, b.nodeCount, label);
-  assert.equal(a.edgeCount, b.edgeCount, label);
-  assert.deepEqual(a.nodeType, b.nodeType, label);
-  assert.deepEqual(a.nodeName, b.nodeName, label);
-  assert.deepEqual(a.nodeId, b.nodeId, label);
-  assert.deepEqual(a.nodeSelfSize, b.nodeSelfSize, label);
-  assert.deepEqual(a.firstEdge, b.firstEdge, label);
-  assert.deepEqual(a.edgeType, b.edgeType, label);
-  assert.deepEqual(a.edgeNameOrIndex, b.edgeNameOrIndex, label);
-  assert.deepEqual(a.edgeTarget, b.edgeTarget, label);
-  assert.equal(a.strings.count, b.strings.count, label);
-  for (let i = 0; i < a.strings.count; i++) assert.equal(a.strings.get(i), b.strings.get(i), `${label}: string ${i}`);
 }
 
 const builder = buildSampleGraph();
