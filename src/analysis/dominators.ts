@@ -20,8 +20,11 @@ import { EDGE_RETAINS } from './essential-edges.js';
 import { Scratch } from './scratch.js';
 import { buildRetainerIndex, type RetainerIndex } from './retainer-index.js';
 
+/** What computing dominators reads of the graph (all a worker thread is given: parallel-dominators.ts). */
+export type DominatorSource = Pick<HeapGraph, 'nodeCount' | 'edgeCount' | 'firstEdge' | 'edgeTarget' | 'rootOrdinal'>;
+
 export function computeDominators(
-  graph: HeapGraph,
+  graph: DominatorSource,
   mask: Uint8Array,
   scratch: Scratch = new Scratch(),
   retainers: RetainerIndex = buildRetainerIndex(graph, mask, scratch),
@@ -94,7 +97,7 @@ export function computeDominators(
     let s = semi[w]!;
     let hasRetainer = false;
     for (let k = firstRetainer[o]!, end = firstRetainer[o + 1]!; k < end; k++) {
-      if ((retainingBits[k]! & EDGE_RETAINS) === 0) continue;
+      if (((retainingBits[k >>> 2]! >>> ((k & 3) << 1)) & EDGE_RETAINS) === 0) continue; // slotBits(), inlined
       hasRetainer = true;
       const v = retainingNode[k]! + 1;
       if (semi[v] === 0) continue; // an unreached island: ignored

@@ -30,7 +30,7 @@ const FILTER_NONE = 0;
 const FILTER_MAP_DESCRIPTORS = 1;
 const FILTER_NATIVE_CONTEXT = 2;
 
-/** `shared`: the mask on a SharedArrayBuffer, for a worker thread to read (parallel-retainers.ts). */
+/** `shared`: the mask on a SharedArrayBuffer, for a worker thread to read (parallel-dominators.ts). */
 export function computeEssentialEdgeMask(graph: HeapGraph, scratch: Scratch = new Scratch(), shared = false): Uint8Array {
   const { nodeCount, edgeCount, firstEdge, edgeType, edgeTarget, edgeNameOrIndex, nodeId, rootOrdinal } = graph;
   const { weak, internal, shortcut, element, hidden } = graph.edgeTypes;

@@ -13,7 +13,7 @@ import { computeDetachedNatives } from './dom-state.js';
 import { buildDominatorTree, type DominatorTree } from './dominator-tree.js';
 import { computeDominators } from './dominators.js';
 import { buildRetainerIndex, type RetainerIndex } from './retainer-index.js';
-import { RetainersJobHandle } from './parallel-retainers.js';
+import { DominatorsJob } from './parallel-dominators.js';
 import { computeEssentialEdgeMask } from './essential-edges.js';
 import { computeRetainedSizes } from './retained-sizes.js';
 import { Scratch } from './scratch.js';
@@ -47,8 +47,8 @@ export class HeapAnalysis {
   #distances?: Uint32Array;
   #selfSizes?: SizeArray;
   #retainers?: RetainerIndex;
-  /** The retainer index under way on a second thread (parallel-retainers.ts), started with the mask. */
-  #retainersJob?: RetainersJobHandle;
+  /** The retainer index and dominators under way on a second thread (parallel-dominators.ts), started with the mask. */
+  #job?: DominatorsJob;
   #dominators?: Uint32Array;
   #tree?: DominatorTree;
   #retainedSizes?: Float64Array;
@@ -63,10 +63,10 @@ export class HeapAnalysis {
   /** Per-edge EDGE_* bits (essential-edges.ts). */
   get edgeMask(): Uint8Array {
     return (this.#mask ??= this.#phase('edge-mask', () => {
-      const job = RetainersJobHandle.start(this.graph);
+      const job = DominatorsJob.start(this.graph);
       const mask = computeEssentialEdgeMask(this.graph, this.scratch, job !== undefined);
       job?.submit(mask);
-      this.#retainersJob = job;
+      this.#job = job;
       return mask;
     }));
   }
@@ -92,19 +92,26 @@ export class HeapAnalysis {
   get retainers(): RetainerIndex {
     const mask = this.edgeMask;
     return (this.#retainers ??= this.#phase('retainers', () => {
-      const job = this.#retainersJob;
-      this.#retainersJob = undefined;
-      return job?.take(this.scratch) ?? buildRetainerIndex(this.graph, mask, this.scratch);
+      const index = this.#job?.takeIndex();
+      if (!index) this.#job = undefined;
+      return index ?? buildRetainerIndex(this.graph, mask, this.scratch);
     }));
   }
 
   get dominators(): Uint32Array {
     if (this.#dominators) return this.#dominators;
-    // Distances first (every report needs them): their BFS queue, given back, becomes one of the
-    // dominator phase's temporaries instead of a fresh buffer allocated after it.
+    // Distances first (every report needs them): their BFS queue, given back, becomes a temporary of
+    // the next phase instead of a fresh buffer.
     void this.distances;
     const { edgeMask, retainers } = this;
-    return (this.#dominators = this.#phase('dominators', () => computeDominators(this.graph, edgeMask, this.scratch, retainers)));
+    const job = this.#job;
+    this.#job = undefined;
+    // With the dominators under way on the second thread, this one builds the class index meanwhile:
+    // it needs no temporary per-node array (the self sizes would: another ~13 MB at the peak on a 306 MB
+    // file), and its output would otherwise be allocated right after, so the peak stays where it was.
+    if (job) void this.classIndex;
+    return (this.#dominators = this.#phase('dominators', () =>
+      job?.takeDominators(this.scratch) ?? computeDominators(this.graph, edgeMask, this.scratch, retainers)));
   }
 
   get dominatorTree(): DominatorTree {

@@ -1,11 +1,13 @@
 // Reverse edges (who holds whom) in CSR form, for dominators and retainer paths. Compact on purpose:
-// per retaining edge, the holder's ordinal and the edge's mask bits (5 bytes), not the edge index;
+// per retaining edge, the holder's ordinal and the two mask bits that walks over retainers read
+// (EDGE_RETAINS, EDGE_DISTANCE; 2 bits, packed four to a byte): 4.25 bytes, not the edge index;
 // weak edges (mask 0) are left out entirely, since nothing that walks retainers follows them. The rare
 // caller that needs the edge itself (a printed chain hop) finds it with retainingEdgeOf.
 // Built in two passes over the edges, like DevTools' buildRetainers.
 
 import { byteBuffer } from '../snapshot/buffers.js';
 import type { HeapGraph } from '../snapshot/heap-graph.js';
+import { EDGE_DISTANCE, EDGE_RETAINS } from './essential-edges.js';
 import { Scratch } from './scratch.js';
 
 export interface RetainerIndex {
@@ -13,11 +15,23 @@ export interface RetainerIndex {
   readonly firstRetainer: Uint32Array;
   /** The holder of each slot. */
   readonly retainingNode: Uint32Array;
-  /** The essential-edge bits (essential-edges.ts) of the edge behind each slot; never 0. */
+  /**
+   * EDGE_RETAINS and EDGE_DISTANCE (essential-edges.ts) of the edge behind each slot, 2 bits a slot,
+   * slot k in bits 2(k % 4) and up of byte k / 4: read them with slotBits. (An edge with only
+   * EDGE_EPHEMERON has a slot with 0 here; no walk follows it.)
+   */
   readonly retainingBits: Uint8Array;
 }
 
-/** What building the index reads of the graph (all a worker thread is given: parallel-retainers.ts). */
+/** Bits of the retainer index's slot bits (as in the edge mask). */
+export const SLOT_BITS = EDGE_RETAINS | EDGE_DISTANCE;
+
+/** EDGE_RETAINS | EDGE_DISTANCE as far as set for the edge behind `slot`. */
+export function slotBits(retainingBits: Uint8Array, slot: number): number {
+  return (retainingBits[slot >>> 2]! >>> ((slot & 3) << 1)) & SLOT_BITS;
+}
+
+/** What building the index reads of the graph (all a worker thread is given: parallel-dominators.ts). */
 export type RetainerSource = Pick<HeapGraph, 'nodeCount' | 'firstEdge' | 'edgeTarget'>;
 
 /** `shared`: the index on SharedArrayBuffers, for a worker to hand back. */
@@ -40,7 +54,7 @@ export function buildRetainerIndex(graph: RetainerSource, mask: Uint8Array, scra
   const cursor = scratch.u32(nodeCount);
   cursor.set(firstRetainer.subarray(0, nodeCount));
   const retainingNode = new Uint32Array(byteBuffer(4 * kept, shared));
-  const retainingBits = new Uint8Array(byteBuffer(kept, shared));
+  const retainingBits = new Uint8Array(byteBuffer(Math.ceil(kept / 4), shared));
   for (let n = 0; n < nodeCount; n++) {
     const end = firstEdge[n + 1]!;
     for (let e = firstEdge[n]!; e < end; e++) {
@@ -48,7 +62,7 @@ export function buildRetainerIndex(graph: RetainerSource, mask: Uint8Array, scra
       if (bits === 0) continue;
       const slot = cursor[edgeTarget[e]!]!++;
       retainingNode[slot] = n;
-      retainingBits[slot] = bits;
+      retainingBits[slot >>> 2] |= (bits & SLOT_BITS) << ((slot & 3) << 1);
     }
   }
   scratch.give(cursor);

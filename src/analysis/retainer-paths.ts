@@ -16,7 +16,7 @@ import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { EDGE_DISTANCE } from './essential-edges.js';
 import { UNREACHABLE_DISTANCE, SYSTEM_DISTANCE_BASE } from './distances.js';
 import type { HeapAnalysis } from './heap-analysis.js';
-import { retainingEdgeOf } from './retainer-index.js';
+import { retainingEdgeOf, slotBits } from './retainer-index.js';
 
 /** Nodes that list objects without holding them; never reported as a holder. */
 export const BOOKKEEPING_HOLDERS: readonly string[] = ['Node / CleanupQueue'];
@@ -77,7 +77,7 @@ export class RetainerPaths {
     let bestDistance = UNREACHABLE_DISTANCE;
     for (let s = firstRetainer[v]!, end = firstRetainer[v + 1]!; s < end; s++) {
       const u = retainingNode[s]!;
-      if (u === v || (retainingBits[s]! & EDGE_DISTANCE) === 0 || this.#excluded.has(u)) continue;
+      if (u === v || (slotBits(retainingBits, s) & EDGE_DISTANCE) === 0 || this.#excluded.has(u)) continue;
       // User roots sit at distance 1 under a root whose own distance is SYSTEM_DISTANCE_BASE.
       const du = u === graph.rootOrdinal ? (dv === 1 || dv === SYSTEM_DISTANCE_BASE + 1 ? 0 : distances[u]!) : distances[u]!;
       if (du < dv && du < bestDistance) {
@@ -144,7 +144,7 @@ export class RetainerPaths {
       expanded++;
       for (let s = firstRetainer[v]!, end = firstRetainer[v + 1]!; s < end; s++) {
         const u = retainingNode[s]!;
-        if (u === v || (retainingBits[s]! & EDGE_DISTANCE) === 0 || this.#excluded.has(u)) continue;
+        if (u === v || (slotBits(retainingBits, s) & EDGE_DISTANCE) === 0 || this.#excluded.has(u)) continue;
         if (!this.isReachable(u) || onChain(entry, u, nodes, parents)) continue;
         const child = nodes.length;
         nodes.push(u);

@@ -6,7 +6,7 @@
 // The child also gets a 1 MiB young generation (--max-semi-space-size=1): what the engine allocates on
 // the JS heap is short strings and small objects, and V8's default 16 MiB semi-spaces only add RSS
 // (measured on a 306 MB snapshot: peak RSS −31 MiB, no slower). And one malloc arena
-// (glibc.malloc.arena_max=1): the engine's second threads (parallel-edges.ts, parallel-retainers.ts)
+// (glibc.malloc.arena_max=1): the engine's second threads (parallel-edges.ts, parallel-dominators.ts)
 // would otherwise each get an arena whose freed memory the main thread cannot reuse (306 MB snapshot:
 // peak RSS 424-432 MiB instead of 434-441, no slower).
 // Only commands that read snapshot files relaunch, and only when those files are big enough for page

@@ -1,5 +1,5 @@
 // Backing memory for typed arrays that a second thread may read or fill (parallel-edges.ts,
-// parallel-retainers.ts): a SharedArrayBuffer then, a plain ArrayBuffer otherwise.
+// parallel-dominators.ts): a SharedArrayBuffer then, a plain ArrayBuffer otherwise.
 
 export function byteBuffer(bytes: number, shared: boolean): ArrayBuffer | SharedArrayBuffer {
   return shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
