@@ -1,9 +1,15 @@
 // Renders a report document for the terminal: cli-table3 tables, chalk colours (off when stdout is not
 // a TTY or NO_COLOR is set; the caller decides and passes the chalk instance).
 
-import type { ChalkInstance } from 'chalk';
+import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import type { Block, ReportDocument, Tone } from '../report/document.js';
+
+/** Colours for `stream`: none when noColor, NO_COLOR is set, or the stream is not a terminal. */
+export function terminalChalk(stream: NodeJS.WriteStream, noColor: boolean): ChalkInstance {
+  const disabled = noColor || !stream.isTTY || 'NO_COLOR' in process.env;
+  return new Chalk({ level: disabled ? 0 : 1 });
+}
 
 function toneOf(chalk: ChalkInstance, tone: Tone | undefined): (s: string) => string {
   switch (tone) {

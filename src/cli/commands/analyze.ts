@@ -44,6 +44,6 @@ Examples:
         onPhase: (phase) => progress.phase(phase),
       });
       progress.done();
-      writeResult(format, summary, () => buildAnalyzeDocument(summary, file, sort, summary), globals().noColor);
+      await writeResult(format, summary, () => buildAnalyzeDocument(summary, file, sort, summary), globals().noColor);
     });
 }

@@ -201,7 +201,7 @@ the plan printed first says for about how long.`)
         leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },
       };
       if (format !== 'text') for (const w of diff.warnings) warn(w);
-      writeResult(format, output, () => buildAttachDocument(output, { top, groups }, diagnosis), globals().noColor);
+      await writeResult(format, output, () => buildAttachDocument(output, { top, groups }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       if (diagnosis.verdict === 'leak') process.stderr.write(`leakhunt: LEAK: ${diagnosis.evidence[0] ?? ''}\n`);

@@ -101,7 +101,7 @@ Examples:
       const gates = evaluateGates(result, limits);
       if (format !== 'text') for (const w of result.warnings) warn(w);
       const json = { ...result, verdict: diagnosis.verdict, evidence: diagnosis.evidence, findings: diagnosis.findings, gates };
-      writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups }, diagnosis), globals().noColor);
+      await writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       if (failed.length > 0) status.raise(ExitCode.leak);

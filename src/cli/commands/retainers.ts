@@ -67,6 +67,6 @@ Examples:
         const hint = lookup.suggestions.length ? ` (did you mean ${lookup.suggestions.map((s) => `"${s}"`).join(', ')}?)` : '';
         throw new UsageError(`${file}: ${what} in this snapshot${hint}`);
       }
-      writeResult(format, lookup.result, () => buildRetainersDocument(lookup.result, file), globals().noColor);
+      await writeResult(format, lookup.result, () => buildRetainersDocument(lookup.result, file), globals().noColor);
     });
 }
