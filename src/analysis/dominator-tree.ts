@@ -20,21 +20,18 @@ export function buildDominatorTree(
   const nodeCount = dominators.length;
   const [firstChild, children] = scratch.u32Pair(nodeCount + 1);
   for (let n = 0; n < nodeCount; n++) if (n !== rootOrdinal) firstChild[dominators[n]!]!++;
+  // Each node's entry becomes the end of its children's range, then moves down to the start as they are
+  // placed from the back (so each node's children come out in ordinal order): no cursor array.
   let sum = 0;
   for (let n = 0; n < nodeCount; n++) {
-    const c = firstChild[n]!;
+    sum += firstChild[n]!;
     firstChild[n] = sum;
-    sum += c;
   }
   firstChild[nodeCount] = sum;
-  // Fill from the back so that each node's children come out in ordinal order.
-  const cursor = scratch.u32(nodeCount);
-  cursor.set(firstChild.subarray(1));
   for (let n = nodeCount - 1; n >= 0; n--) {
     if (n === rootOrdinal) continue;
-    children[--cursor[dominators[n]!]!] = n;
+    children[--firstChild[dominators[n]!]!] = n;
   }
-  scratch.give(cursor);
   return { rootOrdinal, firstChild, children: children.subarray(0, sum) };
 }
 

@@ -10,7 +10,7 @@ export interface DominatorsJobData {
   /** Int32Array: [STATE]. */
   readonly control: SharedArrayBuffer;
   /**
-   * Brings `{ mask }` (a SharedArrayBuffer); takes back `{ index }` and then `{ dominators, spare }`
+   * Brings `{ mask }` (a SharedArrayBuffer); takes back `{ index }` and then `{ dominators, order, spare }`
    * (read with receiveMessageOnPort, in that order).
    */
   readonly port: MessagePort;

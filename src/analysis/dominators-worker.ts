@@ -1,9 +1,10 @@
 // The dominators worker (parallel-dominators.ts): waits for the edge mask, builds the retainer index over
-// the shared graph arrays and hands it back, then computes the immediate dominators with it and hands
-// those back too, saying how far it got in control[STATE] (the main thread waits there, blocked).
+// the shared graph arrays and hands it back, then computes the immediate dominators (and their order)
+// with it and hands those back too, saying how far it got in control[STATE] (the main thread waits
+// there, blocked).
 
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { computeDominators } from './dominators.js';
+import { computeDominatorsInOrder } from './dominators.js';
 import { buildRetainerIndex } from './retainer-index.js';
 import { Scratch } from './scratch.js';
 import { JobState, STATE, type DominatorsJobData } from './dominators-protocol.js';
@@ -31,10 +32,10 @@ port.once('message', ({ mask: maskBuffer }: { mask: SharedArrayBuffer }) => {
     const index = buildRetainerIndex(graph, mask, scratch, true);
     port.postMessage({ index });
     announce(JobState.IndexReady);
-    const dominators = computeDominators(graph, mask, scratch, index);
+    const { dominators, order } = computeDominatorsInOrder(graph, mask, scratch, index);
     // Its temporaries go back to the main thread's pool, where later phases reuse them (as they would
     // have, had the dominators been computed there).
-    port.postMessage({ dominators, spare: scratch.drain() });
+    port.postMessage({ dominators, order, spare: scratch.drain() });
     announce(JobState.Done);
   } catch {
     announce(JobState.Failed); // the main thread computes what it did not get

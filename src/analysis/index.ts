@@ -6,9 +6,9 @@ export { parseEphemeronEdgeName, type EphemeronName } from './ephemeron-edges.js
 export { computeDistances, UNREACHABLE_DISTANCE, SYSTEM_DISTANCE_BASE } from './distances.js';
 export { computeShallowSizes } from './shallow-sizes.js';
 export { computeDetachedNatives } from './dom-state.js';
-export { computeDominators } from './dominators.js';
+export { computeDominators, computeDominatorsInOrder, type DominatorsInOrder } from './dominators.js';
 export { buildDominatorTree, dominatorPreorder, type DominatorTree } from './dominator-tree.js';
-export { computeRetainedSizes } from './retained-sizes.js';
+export { computeRetainedSizes, retainedSizesInOrder } from './retained-sizes.js';
 export { classNameOf, computeClassIndex, type ClassIndex } from './class-keys.js';
 export { formatPropertyName } from './interface-names.js';
 export { summarizeClasses, computeClassRetainedSizes, type ClassSummaryRow, type ClassSummaryInput } from './class-summary.js';

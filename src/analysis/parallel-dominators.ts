@@ -1,6 +1,6 @@
 // The retainer index and the dominators computed on a second thread. The worker builds the index while
-// this thread computes distances, then runs Lengauer–Tarjan while this thread computes the self sizes
-// (all read the edge mask; none needs another's result). Only for graphs whose edge arrays are shared
+// this thread computes distances, then the dominators while this thread builds the class index and
+// the self sizes (all read the edge mask; none needs another's result). Only for graphs whose edge arrays are shared
 // memory, as the parser leaves them when it parsed edges on a second thread (large files:
 // parallel-edges.ts). The analysis getters are synchronous, so results are waited for with Atomics and
 // read with receiveMessageOnPort. Any trouble (no thread, a failure, no answer in time) and the caller
@@ -8,6 +8,7 @@
 
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { HeapGraph } from '../snapshot/heap-graph.js';
+import type { DominatorsInOrder } from './dominators.js';
 import type { RetainerIndex } from './retainer-index.js';
 import type { Scratch } from './scratch.js';
 import { JobState, STATE, type DominatorsJobData } from './dominators-protocol.js';
@@ -101,18 +102,18 @@ export class DominatorsJob {
   }
 
   /**
-   * The immediate dominators (ordinals, as computeDominators gives them), once the worker has them
-   * (blocks; takes the index first if nobody did); undefined when the caller must compute them itself.
-   * The worker's spare buffers join `scratch`. The job is over either way.
+   * The immediate dominators and their order (as computeDominatorsInOrder gives them), once the worker
+   * has them (blocks; takes the index first if nobody did); undefined when the caller must compute them
+   * itself. The worker's spare buffers join `scratch`. The job is over either way.
    */
-  takeDominators(scratch: Scratch): Uint32Array | undefined {
+  takeDominators(scratch: Scratch): DominatorsInOrder | undefined {
     try {
       if (!this.#indexTaken && this.takeIndex() === undefined) return undefined;
       this.#waitWhile(JobState.IndexReady, this.#limitMs());
       if (Atomics.load(this.#control, STATE) !== JobState.Done) return undefined;
-      const answer = this.#receive<{ dominators?: Uint32Array; spare?: Uint8Array[] }>();
+      const answer = this.#receive<{ dominators?: Uint32Array; order?: Uint32Array; spare?: Uint8Array[] }>();
       if (answer?.spare) scratch.give(...answer.spare);
-      return answer?.dominators;
+      return answer?.dominators && answer.order ? { dominators: answer.dominators, order: answer.order } : undefined;
     } finally {
       this.stop();
     }

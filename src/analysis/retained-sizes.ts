@@ -29,3 +29,23 @@ export function computeRetainedSizes(
   if (ownTree) scratch.give(tree.firstChild);
   return retained;
 }
+
+/**
+ * The same sizes from an order that puts every node after its immediate dominator (computeDominatorsInOrder):
+ * no tree, no temporary.
+ */
+export function retainedSizesInOrder(
+  dominators: Uint32Array,
+  order: Uint32Array,
+  selfSizes: SizeArray,
+  scratch: Scratch = new Scratch(),
+): Float64Array {
+  const retained = scratch.f64(selfSizes.length);
+  retained.set(selfSizes);
+  // order[0] is the root.
+  for (let k = order.length - 1; k >= 1; k--) {
+    const n = order[k]!;
+    retained[dominators[n]!]! += retained[n]!;
+  }
+  return retained;
+}

@@ -27,20 +27,23 @@ export function computeShallowSizes(
   let total = 0;
   for (let n = 0; n < raw.length; n++) total += raw[n]!;
   const sizes: SizeArray = total <= 0xffffffff ? scratch.u32(graph.nodeCount) : scratch.f64(graph.nodeCount);
-  sizes.set(raw);
-  if (!hasUserRoots(graph)) return sizes;
+  if (!hasUserRoots(graph)) {
+    sizes.set(raw);
+    return sizes;
+  }
   const { nodeCount, nodeType, firstEdge, edgeType, edgeTarget, rootOrdinal } = graph;
   const { hidden, array, native, synthetic } = graph.nodeTypes;
   const weak = graph.edgeTypes.weak;
-  const owner = scratch.u32(nodeCount);
   const externalData = new Map<number, boolean>();
-  for (let n = 0; n < nodeCount; n++) {
+  // A detached native is shown renamed ("Detached …"), and DevTools matches the name after renaming.
+  const isPart = (n: number): boolean => {
     const t = nodeType[n];
-    // A detached native is shown renamed ("Detached …"), and DevTools matches the name after renaming.
-    const part = t === hidden || t === array ||
-      (t === native && detached?.[n] !== 1 && isExternalStringData(graph, n, externalData));
-    owner[n] = part ? UNVISITED : n;
-  }
+    return t === hidden || t === array || (t === native && detached?.[n] !== 1 && isExternalStringData(graph, n, externalData));
+  };
+  // The result array holds each node's owner first (UNVISITED, SHARED or an ordinal; no temporary
+  // array), then its size.
+  const owner = sizes;
+  for (let n = 0; n < nodeCount; n++) owner[n] = isPart(n) ? UNVISITED : n;
   // Self-owners are visited in order; the stack only ever holds parts, each at most twice
   // (once when it gets an owner, once when it becomes shared).
   let stack = new Uint32Array(1024);
@@ -73,13 +76,19 @@ export function computeShallowSizes(
     spread(n);
     while (top > 0) spread(stack[--top]!);
   }
+  // Owners become sizes: every self-owner's slot first (a part's owner is always a self-owner), then
+  // each part's slot, its size moved onto its owner when it has one that is not synthetic.
+  for (let n = 0; n < nodeCount; n++) if (owner[n] === n) sizes[n] = raw[n]!;
   for (let n = 0; n < nodeCount; n++) {
+    if (!isPart(n)) continue;
     const o = owner[n]!;
-    if (o === n || o === UNVISITED || o === SHARED || o === rootOrdinal || nodeType[o] === synthetic) continue;
-    sizes[o]! += sizes[n]!;
-    sizes[n] = 0;
+    if (o === UNVISITED || o === SHARED || o === rootOrdinal || nodeType[o] === synthetic) {
+      sizes[n] = raw[n]!;
+    } else {
+      sizes[o]! += raw[n]!;
+      sizes[n] = 0;
+    }
   }
-  scratch.give(owner);
   return sizes;
 }
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphBuilder, type EdgeTypeName, type NodeTypeName } from '../helpers/graph-builder.js';
 import {
-  analyzeHeap, computeDominators, computeEssentialEdgeMask, computeRetainedSizes, EDGE_RETAINS,
+  analyzeHeap, computeDominators, computeDominatorsInOrder, computeEssentialEdgeMask, computeRetainedSizes, EDGE_RETAINS,
 } from '../../src/analysis/index.js';
 
 const SEEDS = 600;
@@ -134,6 +134,17 @@ test(`dominators and retained sizes match brute force on ${SEEDS} random graphs`
     assert.deepEqual([...dominators], expected.idom, `seed ${seed}: dominators`);
     const retained = computeRetainedSizes(graph, dominators);
     assert.deepEqual([...retained], expected.retained, `seed ${seed}: retained sizes`);
+    // The order retained sizes are folded along: every node once, the root first, each after its dominator.
+    const inOrder = computeDominatorsInOrder(graph, mask);
+    assert.deepEqual([...inOrder.dominators], expected.idom, `seed ${seed}: dominators (in order)`);
+    const position = new Array<number>(g.n).fill(-1);
+    inOrder.order.forEach((n, k) => { position[n] = k; });
+    assert.equal(inOrder.order.length, g.n, `seed ${seed}: order length`);
+    assert.ok(position.every((k) => k >= 0), `seed ${seed}: every node in the order`);
+    assert.equal(inOrder.order[0], graph.rootOrdinal, `seed ${seed}: the root first`);
+    for (let v = 0; v < g.n; v++) {
+      if (v !== graph.rootOrdinal) assert.ok(position[expected.idom[v]!]! < position[v]!, `seed ${seed}: node ${v} after its dominator`);
+    }
     // The same through HeapAnalysis, whose phases share and recycle buffers, on DevTools self sizes.
     const analysis = analyzeHeap(graph);
     assert.deepEqual([...analysis.dominators], expected.idom, `seed ${seed}: analyzeHeap dominators`);
