@@ -39,6 +39,8 @@ export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = pr
         write(`leakhunt: ${label} ${quarter}%`, false);
         return;
       }
+      if (percent === lastPercentLogged) return; // reads are 1 MiB: most change nothing on the line
+      lastPercentLogged = percent;
       write(`leakhunt: ${label} ${percent}% (${(read / 1048576).toFixed(0)} of ${(total / 1048576).toFixed(0)} MiB)`, false);
     },
     phase(name) {

@@ -7,7 +7,7 @@ import { EdgeFiller, type EdgeArrays, type EdgeRecordLayout } from './edge-recor
 import { BATCH_VALUES, createIntegerScanState, describeScanError, scanIntegers, ScanStatus } from './integer-scanner.js';
 
 const CLOSE_BRACKET = 0x5d;
-const READ_BYTES = 4 * 1024 * 1024;
+const READ_BYTES = 1024 * 1024; // see DEFAULT_CHUNK_BYTES in parse.ts
 
 export type EdgeRangeResult =
   | {

@@ -10,7 +10,7 @@ import { isSpace } from './json-string.js';
 import { SearchState, STATE, STOP, type EdgesWorkerData } from './edges-protocol.js';
 
 const KEY = Buffer.from('"edges"');
-const SEARCH_BYTES = 4 * 1024 * 1024;
+const SEARCH_BYTES = 1024 * 1024; // see DEFAULT_CHUNK_BYTES in parse.ts
 
 /**
  * The offset just past the '[' of `"edges": [`, or -1. In V8's order (header, nodes, edges, …, strings)

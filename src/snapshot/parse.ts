@@ -1,5 +1,5 @@
 // Reading a `.heapsnapshot` file into a HeapGraph: opens the file, feeds it to the streaming parser
-// in large chunks through two reused buffers (one read ahead), reports bytes read; large files get a
+// in 1 MiB chunks through two reused buffers (one read ahead), reports bytes read; large files get a
 // second thread for `edges` (parallel-edges.ts). Files of any size (over 2 GiB too):
 // positions are plain numbers and no chunk is ever concatenated with the rest.
 
@@ -18,7 +18,12 @@ export interface ParseOptions {
   readonly threads?: ParseThreads;
 }
 
-const DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024;
+/**
+ * Every read buffer is fresh memory (two here, two in the edges worker: edge-range.ts, edges-worker.ts),
+ * and larger reads are no faster: measured on a 50 MB file, 1 MiB reads instead of 8 MiB (4 MiB in the
+ * worker) touched ~20 MiB less and ran ~50 ms faster; no difference on a 306 MB one.
+ */
+const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
 export async function parseSnapshotFile(path: string, options: ParseOptions = {}): Promise<HeapGraph> {
   const totalBytes = await statSnapshotFile(path);
