@@ -15,7 +15,7 @@ import { computeDominatorsInOrder } from './dominators.js';
 import { buildRetainerIndex, type RetainerIndex } from './retainer-index.js';
 import { DominatorsJob } from './parallel-dominators.js';
 import { computeEssentialEdgeMask } from './essential-edges.js';
-import { computeRetainedSizes, retainedSizesInOrder } from './retained-sizes.js';
+import { retainedSizesInOrder } from './retained-sizes.js';
 import { Scratch } from './scratch.js';
 import { computeShallowSizes } from './shallow-sizes.js';
 import { selectTopDominated } from './top-dominated.js';
@@ -130,11 +130,11 @@ export class HeapAnalysis {
   get retainedSizes(): Float64Array {
     if (this.#retainedSizes) return this.#retainedSizes;
     const { dominators, selfSizes } = this;
-    const order = this.#order;
+    // Along the dominators' own order (kept for this since they were computed): no tree needed yet, and
+    // the order's buffer, given back, becomes the tree's.
+    const order = this.#order!;
     this.#order = undefined;
-    // Along the dominators' own order: no tree needed yet, and the order's buffer, given back, becomes the tree's.
     return (this.#retainedSizes = this.#phase('retained-sizes', () => {
-      if (!order) return computeRetainedSizes(this.graph, dominators, selfSizes, this.dominatorTree, this.scratch);
       const retained = retainedSizesInOrder(dominators, order, selfSizes, this.scratch);
       this.scratch.give(order);
       return retained;
