@@ -14,14 +14,16 @@ import type { Scratch } from './scratch.js';
 import { JobState, STATE, type DominatorsJobData } from './dominators-protocol.js';
 
 /**
- * Below this many edges the thread costs about what it saves: its start-up (~50 ms, code cold) against
- * the index it builds (on a 2.6M-edge heap the main thread waited 87 ms for an index it builds in 78 ms).
- * On a 306 MB file (10.6M edges) the index alone saved ~0.4 s at no cost in peak RSS, with one malloc
- * arena (the relaunched CLI's glibc.malloc.arena_max=1, relaunch.ts); without it the worker's arena left
- * ~15 MB more resident. LEAKHUNT_RETAINERS_MIN_EDGES overrides it (tests reach the threaded path on small
- * heaps with it).
+ * Below this many edges the thread costs about what it saves (its start-up, ~50 ms with its code cold,
+ * against work the main thread does in ~0.1 s). Measured with the dominators on the thread, 6 runs
+ * each, alternating: a 50 MB file (1.8M edges) ran in 1.27-1.43 s with it vs 1.34-1.72 s without (a
+ * second series: 1.22-1.40 vs 1.34-1.59), +6 MiB peak; a 20 MB one (0.76M edges) gained nothing and
+ * took +9 MiB. On a 306 MB file (10.6M edges) the index alone saved ~0.4 s at no cost in peak RSS, with
+ * one malloc arena (the relaunched CLI's glibc.malloc.arena_max=1, relaunch.ts); without it the
+ * worker's arena left ~15 MB more resident. LEAKHUNT_RETAINERS_MIN_EDGES overrides it (tests reach the
+ * threaded path on small heaps with it).
  */
-export const PARALLEL_MIN_EDGES = 4_000_000;
+export const PARALLEL_MIN_EDGES = 1_500_000;
 
 /** LEAKHUNT_RETAINERS_MIN_EDGES when set to a number, else PARALLEL_MIN_EDGES. */
 function minEdges(): number {

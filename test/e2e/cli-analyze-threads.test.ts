@@ -1,5 +1,5 @@
 // A snapshot large enough for both second threads (edges parsed on a worker from 16 MiB, the retainer
-// index built on one from 4M edges, lowered to 1M here), analysed through the built binary with and without them:
+// index and dominators on one from 1.5M edges, lowered to 1M here), analysed through the built binary with and without them:
 // the same JSON, byte for byte. The snapshot is real V8 output, written by a child holding ~1.5M edges (~32 MiB).
 
 import { test } from 'node:test';
@@ -24,13 +24,13 @@ test('analyze --json is the same with and without the second threads', { timeout
   assert.equal(made.status, 0, made.stderr);
   const bytes = statSync(path).size;
   assert.ok(bytes >= PARALLEL_MIN_BYTES, `the snapshot (${bytes} bytes) is large enough for the edges worker`);
-  // The retainer-index thread starts at 4M edges; lowered here so this 33 MiB heap takes that path too.
+  // The dominators thread starts at 1.5M edges; lowered here so this 33 MiB heap takes that path too.
   const threaded = await runCli(['analyze', path, '--json', '--top', 'all'], { env: { LEAKHUNT_RETAINERS_MIN_EDGES: '1000000' }, timeoutMs: 120_000 });
   const single = await runCli(['analyze', path, '--json', '--top', 'all'], { env: { LEAKHUNT_PARSE_THREADS: '1' }, timeoutMs: 120_000 });
   assert.equal(threaded.code, 0, threaded.stderr);
   assert.equal(single.code, 0, single.stderr);
   const out = JSON.parse(threaded.stdout) as { snapshot: { edgeCount: number } };
   t.diagnostic(`${(bytes / 2 ** 20).toFixed(1)} MiB, ${out.snapshot.edgeCount} edges`);
-  assert.ok(out.snapshot.edgeCount >= 1_000_000, 'enough edges for the retainer-index worker at the lowered threshold');
+  assert.ok(out.snapshot.edgeCount >= 1_000_000, 'enough edges for the dominators worker at the lowered threshold');
   assert.equal(threaded.stdout, single.stdout);
 });
