@@ -3,7 +3,8 @@
 //   2005, ch. 3 (semidominators as in T. Lengauer, R. E. Tarjan, ACM TOPLAS 1(1):121-141, 1979, with
 //   path compression; each immediate dominator then found as the nearest common ancestor, in the
 //   dominator tree built so far, of the vertex's DFS parent and its semidominator).
-// Same results as Lengauer-Tarjan, faster in practice, and one per-node array fewer: no buckets.
+// Same results as Lengauer-Tarjan, one per-node array fewer (no buckets), and no slower (measured here,
+// 3 alternating runs on one graph: 306 MB file 453-635 ms vs 513-705 ms, 50 MB file 83-114 vs 122-141 ms).
 // Iterative throughout (10M-node heaps would overflow any recursion); typed arrays only. Five per-node
 // arrays: `dom` holds the DFS parent until it becomes the immediate dominator, the DFS edge cursors live
 // in `ancestor` until the forest is built, and `label` holds DFS numbers once the semidominators are known.
