@@ -20,14 +20,14 @@ import { JobState, STATE, type DominatorsJobData } from './dominators-protocol.j
  * second series: 1.22-1.40 vs 1.34-1.59), +6 MiB peak; a 20 MB one (0.76M edges) gained nothing and
  * took +9 MiB. On a 306 MB file (10.6M edges) the index alone saved ~0.4 s at no cost in peak RSS, with
  * one malloc arena (the relaunched CLI's glibc.malloc.arena_max=1, relaunch.ts); without it the
- * worker's arena left ~15 MB more resident. LEAKHUNT_RETAINERS_MIN_EDGES overrides it (tests reach the
+ * worker's arena left ~15 MB more resident. LEAKHUNT_DOMINATORS_MIN_EDGES overrides it (tests reach the
  * threaded path on small heaps with it).
  */
 export const PARALLEL_MIN_EDGES = 1_500_000;
 
-/** LEAKHUNT_RETAINERS_MIN_EDGES when set to a number, else PARALLEL_MIN_EDGES. */
+/** LEAKHUNT_DOMINATORS_MIN_EDGES when set to a number, else PARALLEL_MIN_EDGES. */
 function minEdges(): number {
-  const env = process.env['LEAKHUNT_RETAINERS_MIN_EDGES'];
+  const env = process.env['LEAKHUNT_DOMINATORS_MIN_EDGES'];
   return env !== undefined && Number.isFinite(Number(env)) ? Number(env) : PARALLEL_MIN_EDGES;
 }
 

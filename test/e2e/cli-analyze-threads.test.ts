@@ -25,7 +25,7 @@ test('analyze --json is the same with and without the second threads', { timeout
   const bytes = statSync(path).size;
   assert.ok(bytes >= PARALLEL_MIN_BYTES, `the snapshot (${bytes} bytes) is large enough for the edges worker`);
   // The dominators thread starts at 1.5M edges; lowered here so this 33 MiB heap takes that path too.
-  const threaded = await runCli(['analyze', path, '--json', '--top', 'all'], { env: { LEAKHUNT_RETAINERS_MIN_EDGES: '1000000' }, timeoutMs: 120_000 });
+  const threaded = await runCli(['analyze', path, '--json', '--top', 'all'], { env: { LEAKHUNT_DOMINATORS_MIN_EDGES: '1000000' }, timeoutMs: 120_000 });
   const single = await runCli(['analyze', path, '--json', '--top', 'all'], { env: { LEAKHUNT_PARSE_THREADS: '1' }, timeoutMs: 120_000 });
   assert.equal(threaded.code, 0, threaded.stderr);
   assert.equal(single.code, 0, single.stderr);
