@@ -21,7 +21,7 @@
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { EDGE_RETAINS } from './essential-edges.js';
 import { Scratch } from './scratch.js';
-import { buildRetainerIndex, type RetainerIndex } from './retainer-index.js';
+import { buildRetainerIndex, slotBits, type RetainerIndex } from './retainer-index.js';
 
 /** What computing dominators reads of the graph (all a worker thread is given: parallel-dominators.ts). */
 export type DominatorSource = Pick<HeapGraph, 'nodeCount' | 'edgeCount' | 'firstEdge' | 'edgeTarget' | 'rootOrdinal'>;
@@ -123,7 +123,7 @@ export function computeDominatorsInOrder(
     let s = i;
     let hasRetainer = false;
     for (let k = firstRetainer[o]!, end = firstRetainer[o + 1]!; k < end; k++) {
-      if (((retainingBits[k >>> 2]! >>> ((k & 3) << 1)) & EDGE_RETAINS) === 0) continue; // slotBits(), inlined
+      if ((slotBits(retainingBits, k) & EDGE_RETAINS) === 0) continue;
       hasRetainer = true;
       const v = retainingNode[k]! + 1;
       if (semi[v] === 0) continue; // an unreached island: ignored

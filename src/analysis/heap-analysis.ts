@@ -179,7 +179,6 @@ export function analyzeHeap(graph: HeapGraph, options: AnalyzeOptions = {}): Hea
   void analysis.distances;
   void analysis.retainedSizes;
   void analysis.dominatorTree;
-  void analysis.distances;
   void analysis.classIndex;
   analysis.classSummary();
   analysis.scratch.clear();

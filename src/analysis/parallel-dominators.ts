@@ -1,8 +1,8 @@
 // The retainer index and the dominators computed on a second thread. The worker builds the index while
 // this thread computes distances, then the dominators while this thread builds the class index and
-// the self sizes (all read the edge mask; none needs another's result). Only for graphs whose edge arrays are shared
-// memory, as the parser leaves them when it parsed edges on a second thread (large files:
-// parallel-edges.ts). The analysis getters are synchronous, so results are waited for with Atomics and
+// the self sizes (all read the edge mask; none needs another's result). Only for graphs whose edge
+// arrays are shared memory, as the parser leaves them when it parsed edges on a second thread (large
+// files: parallel-edges.ts). The analysis getters are synchronous, so results are waited for with Atomics and
 // read with receiveMessageOnPort. Any trouble (no thread, a failure, no answer in time) and the caller
 // computes what it did not get itself.
 

@@ -17,14 +17,8 @@ export function computeRetainedSizes(
 ): Float64Array {
   const ownTree = tree === undefined;
   tree ??= buildDominatorTree(dominators, graph.rootOrdinal, scratch);
-  const retained = scratch.f64(selfSizes.length);
-  retained.set(selfSizes);
   const order = dominatorPreorder(tree, scratch);
-  // Children come after their dominator in `order`, so walking it backwards folds each finished subtree up.
-  for (let k = order.length - 1; k >= 1; k--) {
-    const n = order[k]!;
-    retained[dominators[n]!]! += retained[n]!;
-  }
+  const retained = retainedSizesInOrder(dominators, order, selfSizes, scratch);
   scratch.give(order);
   if (ownTree) scratch.give(tree.firstChild);
   return retained;
@@ -42,7 +36,8 @@ export function retainedSizesInOrder(
 ): Float64Array {
   const retained = scratch.f64(selfSizes.length);
   retained.set(selfSizes);
-  // order[0] is the root.
+  // Children come after their dominator, so walking the order backwards folds each finished subtree
+  // up; order[0] is the root.
   for (let k = order.length - 1; k >= 1; k--) {
     const n = order[k]!;
     retained[dominators[n]!]! += retained[n]!;

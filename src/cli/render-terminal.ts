@@ -1,5 +1,5 @@
-// Renders a report document for the terminal: cli-table3 tables, chalk colours (off when stdout is not
-// a TTY or NO_COLOR is set; the caller decides and passes the chalk instance).
+// Renders a report document for the terminal: cli-table3 tables, chalk colours (terminalChalk: off when
+// the stream is not a TTY, NO_COLOR is set or --no-color is given). Loaded only for text output (output.ts).
 
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';

@@ -41,6 +41,11 @@ export function edgeRecordLayout(layout: SnapshotLayout): EdgeRecordLayout {
   };
 }
 
+/** Whether an edge of this type names a string (element and hidden edges carry indexes instead). */
+export function namesString(l: EdgeRecordLayout, type: number): boolean {
+  return type !== l.elementType && type !== l.hiddenType;
+}
+
 /** A value refused, or a wrong count, with the byte offset to report it at. */
 export interface EdgeProblem {
   readonly reason: string;
@@ -74,7 +79,7 @@ export class EdgeFiller {
     const l = this.#layout;
     const room = l.edgeCount * l.fields - this.count;
     if (n > room) return { reason: `"edges" has more values than edge_count ${l.edgeCount} × ${l.fields} fields`, offset: offsets[room]! };
-    const { fields, typeAt, nameAt, targetAt, typeLimit, nodeFields, elementType, hiddenType } = l;
+    const { fields, typeAt, nameAt, targetAt, typeLimit, nodeFields } = l;
     const targetLimit = l.nodeCount * nodeFields;
     const { type: edgeType, name: edgeName, target: edgeTarget } = this.#arrays;
     let maxName = this.maxName;
@@ -89,7 +94,7 @@ export class EdgeFiller {
       if (!(to >= 0 && to < targetLimit) || target * nodeFields !== to) {
         return { reason: `edge ${edge} points to node offset ${to}, outside the ${l.nodeCount} nodes`, offset: offsets[j + targetAt]! };
       }
-      if (name > maxName && type !== elementType && type !== hiddenType) maxName = name;
+      if (name > maxName && namesString(l, type)) maxName = name;
       edgeType[edge] = type;
       edgeName[edge] = name;
       edgeTarget[edge] = target;

@@ -4,6 +4,12 @@
 
 const BACKSLASH = 0x5c;
 
+/** Buffer's own slice decoders (public on Buffer.prototype, untyped): no argument checks per call. */
+interface FastSlices {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
 /** JSON whitespace. */
 export function isSpace(b: number | undefined): boolean {
   return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
@@ -16,8 +22,8 @@ export function decodeJsonStringBytes(bytes: Uint8Array, start: number, end: num
     if (b === BACKSLASH) return decodeEscaped(bytes, start, end);
     if (b >= 0x80) plainAscii = false;
   }
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return buf.toString(plainAscii ? 'latin1' : 'utf8', start, end);
+  const buf = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as unknown as FastSlices;
+  return plainAscii ? buf.latin1Slice(start, end) : buf.utf8Slice(start, end);
 }
 
 function decodeEscaped(bytes: Uint8Array, start: number, end: number): string {

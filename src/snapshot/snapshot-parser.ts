@@ -14,7 +14,7 @@ import { decodeJsonStringBytes, isSpace } from './json-string.js';
 import { readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
 import { byteBuffer } from './buffers.js';
 import { StringTableBuilder, LONG_STRING_BYTES } from './string-table.js';
-import { EdgeFiller, edgeRecordLayout, type EdgeArrays } from './edge-records.js';
+import { EdgeFiller, edgeRecordLayout, namesString, type EdgeArrays } from './edge-records.js';
 import type { EdgesElsewhere } from './parallel-edges.js';
 import { ByteCarry } from './byte-carry.js';
 import {
@@ -55,7 +55,6 @@ const enum Section {
   Tree, // trace_tree: nested, kept as parsed JSON
   Skip, // unknown keys
 }
-
 
 export interface ParserOptions {
   /** Name used in error messages (usually the path). */
@@ -542,7 +541,6 @@ export class SnapshotParser {
     }
   }
 
-
   /** Any JSON value, captured (meta, trace_tree) or skipped (unknown keys), by bracket depth. */
   #parseRaw(chunk: Buffer, i: number, end: number): number {
     const from = i;
@@ -683,12 +681,10 @@ export class SnapshotParser {
   #checkEdgeNames(stringCount: number, layout: SnapshotLayout): void {
     const maxName = this.edgesParsedElsewhere ? this.#edgesElsewhereAt.maxName : this.#edgeFiller!.maxName;
     if (maxName < stringCount) return;
-    const element = layout.edgeTypeNames.indexOf('element');
-    const hidden = layout.edgeTypeNames.indexOf('hidden');
+    const records = edgeRecordLayout(layout);
     const { type: types, name: names } = this.#edges;
     for (let e = 0; e < types.length; e++) {
-      const t = types[e];
-      if (t !== element && t !== hidden && names[e]! >= stringCount) {
+      if (namesString(records, types[e]!) && names[e]! >= stringCount) {
         this.#fail(`edge ${e} names string ${names[e]}, outside the ${stringCount} strings`, this.#base);
       }
     }

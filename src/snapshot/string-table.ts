@@ -17,12 +17,6 @@ const MAX_RESERVE = 1 << 30;
 
 const enum Kind { Decoded = 0, Packed = 1, Long = 2 }
 
-/** Buffer's own slice decoders (public on Buffer.prototype, untyped): no argument checks per call. */
-interface FastSlices {
-  latin1Slice(start: number, end: number): string;
-  utf8Slice(start: number, end: number): string;
-}
-
 interface LongStrings {
   readonly file: string;
   /** The indexes of the strings kept on disk, ascending; `offset` / `length` run in step. */
@@ -89,24 +83,12 @@ export class StringTable {
     const s = this.#decoded[index];
     if (s !== undefined) return s;
     const kind = this.#kind[index];
-    if (kind === Kind.Packed) return (this.#decoded[index] = this.#unpack(index));
+    if (kind === Kind.Packed) {
+      // Packed strings have no escapes: this is a plain UTF-8 (or ASCII) decode.
+      return (this.#decoded[index] = decodeJsonStringBytes(this.#packed, this.#start[index]!, this.#start[index + 1]!));
+    }
     if (kind === Kind.Long) return this.#readLong(index);
     throw new RangeError(`string index ${index} is outside the snapshot's ${this.count} strings`);
-  }
-
-  #unpack(index: number): string {
-    const from = this.#start[index]!;
-    const to = this.#start[index + 1]!;
-    const bytes = this.#packed;
-    let ascii = true;
-    for (let i = from; i < to; i++) {
-      if (bytes[i]! >= 0x80) {
-        ascii = false;
-        break;
-      }
-    }
-    const fast = bytes as unknown as FastSlices;
-    return ascii ? fast.latin1Slice(from, to) : fast.utf8Slice(from, to);
   }
 
   #readLong(index: number): string {
@@ -163,20 +145,13 @@ export class StringTableBuilder {
   /** Room for `bytes` packed bytes in all (beyond it the buffer grows by copying). */
   reserve(bytes: number): void {
     bytes = Math.min(bytes, MAX_RESERVE); // a padded or text-heavy file: grow past this if need be
-    if (bytes <= this.#packed.length) return;
-    const room = Buffer.allocUnsafe(bytes);
-    this.#packed.copy(room, 0, 0, this.#packedLength);
-    this.#packed = room;
+    if (bytes > this.#packed.length) this.#movePacked(bytes);
   }
 
   /** A string without escapes, as its bytes (copied). */
   addBytes(bytes: Uint8Array, from: number, to: number): void {
     const n = to - from;
-    if (this.#packedLength + n > this.#packed.length) {
-      const grown = Buffer.allocUnsafe(Math.max(2 * this.#packed.length, this.#packedLength + n));
-      this.#packed.copy(grown, 0, 0, this.#packedLength);
-      this.#packed = grown;
-    }
+    if (this.#packedLength + n > this.#packed.length) this.#movePacked(Math.max(2 * this.#packed.length, this.#packedLength + n));
     this.#packed.set(bytes.subarray(from, to), this.#packedLength);
     this.#packedLength += n;
     this.#push(Kind.Packed);
@@ -200,6 +175,13 @@ export class StringTableBuilder {
     this.#longOffset[k] = offset;
     this.#longLength[k] = length;
     this.#push(Kind.Long);
+  }
+
+  /** The packed bytes so far, moved to a buffer of `bytes`. */
+  #movePacked(bytes: number): void {
+    const room = Buffer.allocUnsafe(bytes);
+    this.#packed.copy(room, 0, 0, this.#packedLength);
+    this.#packed = room;
   }
 
   #push(kind: Kind): void {
