@@ -5,7 +5,7 @@ import { summarizeSnapshot, type SnapshotSummary, type SummarizeOptions } from '
 import { parseSnapshotFile } from './snapshot/parse.js';
 import { labelChain } from './diagnose/chain-labels.js';
 import type { Finding, Verdict } from './diagnose/diagnose.js';
-import { findSuspects } from './diagnose/suspects.js';
+import { findSuspects, scanForSuspects } from './diagnose/suspects.js';
 
 export { parseSnapshotFile, parseSnapshotChunks, type ParseOptions } from './snapshot/parse.js';
 export { HeapGraph } from './snapshot/heap-graph.js';
@@ -31,9 +31,11 @@ export interface AnalyzeFileResult extends SnapshotSummary {
 export async function analyzeSnapshotFile(path: string, options: AnalyzeFileOptions): Promise<AnalyzeFileResult> {
   const graph = await parseSnapshotFile(path, { onProgress: options.onBytes });
   const analysis = new HeapAnalysis(graph, { onPhase: options.onPhase });
+  // The suspects' pass over the edges needs no dominators: with those on the second thread, it runs meanwhile.
+  const scan = analysis.dominatorsUnderWay ? scanForSuspects(analysis) : undefined;
   const summary = summarizeSnapshot(analysis, options);
   options.onPhase?.('suspects' as AnalysisPhase);
-  const findings = findSuspects(analysis, labelChain);
+  const findings = findSuspects(analysis, labelChain, scan);
   const verdict: Verdict = findings.length > 0 ? 'leak' : 'none';
   const evidence = findings.length > 0
     ? [findings[0]!.evidence[0]!, 'one snapshot shows what is held, not what grows: confirm with `leakhunt diff` or `leakhunt attach`']

@@ -100,6 +100,16 @@ export class HeapAnalysis {
     }));
   }
 
+  /**
+   * Whether the dominators are being computed on the second thread (from the retainer index on, which
+   * this waits for): until they are taken, this thread is free for work that does not need them.
+   */
+  get dominatorsUnderWay(): boolean {
+    void this.distances; // first, as in `dominators`: this thread's work while the index is built
+    void this.retainers;
+    return this.#job !== undefined;
+  }
+
   get dominators(): Uint32Array {
     if (this.#dominators) return this.#dominators;
     // Distances first (every report needs them): their BFS queue, given back, becomes a temporary of

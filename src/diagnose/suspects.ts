@@ -55,11 +55,21 @@ function capturedStores(analysis: HeapAnalysis): Map<string, number[]> {
   return groups;
 }
 
-export function findSuspects(analysis: HeapAnalysis, labelChain?: ChainLabeler): Finding[] {
+/** The part of findSuspects that needs no dominators: one pass over the edges (run it while they are computed). */
+export interface SuspectScan {
+  /** Captured stores by (store class, holder class). */
+  readonly stores: ReadonlyMap<string, readonly number[]>;
+}
+
+export function scanForSuspects(analysis: HeapAnalysis): SuspectScan {
+  return { stores: capturedStores(analysis) };
+}
+
+export function findSuspects(analysis: HeapAnalysis, labelChain?: ChainLabeler, scan: SuspectScan = scanForSuspects(analysis)): Finding[] {
   const paths = new RetainerPaths(analysis);
   const retained = analysis.retainedSizes;
   const findings: Finding[] = [];
-  for (const [key, stores] of capturedStores(analysis)) {
+  for (const [key, stores] of scan.stores) {
     const reachable = stores.filter((s) => paths.isReachable(s));
     if (reachable.length < MIN_SUSPECTS) continue;
     const [storeClass, holderClass] = key.split('\u0000') as [string, string];

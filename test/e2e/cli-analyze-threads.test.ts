@@ -1,6 +1,6 @@
 // A snapshot large enough for both second threads (edges parsed on a worker from 16 MiB, the retainer
 // index and dominators on one from 1.5M edges, lowered to 1M here), analysed through the built binary with and without them:
-// the same JSON, byte for byte. The snapshot is real V8 output, written by a child holding ~1.5M edges (~32 MiB).
+// the same JSON, byte for byte, suspects included. The snapshot is real V8 output, written by a child holding ~1.5M edges (~32 MiB).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +19,11 @@ test('analyze --json is the same with and without the second threads', { timeout
   const program = `
     class Turn { constructor(i) { this.id = i; this.label = 'turn-' + i; this.steps = [{ at: i }, { at: i + 1 }]; this.meta = { i }; } }
     globalThis.keep = Array.from({ length: 60000 }, (_, i) => new Turn(i));
-    require('v8').writeHeapSnapshot(${JSON.stringify(path)});`;
+    // Stores captured by timers: a suspect, found by the pass that runs while the dominators are computed.
+    const als = new (require('node:async_hooks').AsyncLocalStorage)();
+    globalThis.timers = Array.from({ length: 8 }, (_, i) => als.run({ turn: i }, () => setInterval(() => {}, 1e6)));
+    require('v8').writeHeapSnapshot(${JSON.stringify(path)});
+    process.exit(0);`;
   const made = spawnSync(process.execPath, ['-e', program], { encoding: 'utf8', timeout: 120_000 });
   assert.equal(made.status, 0, made.stderr);
   const bytes = statSync(path).size;
@@ -29,8 +33,9 @@ test('analyze --json is the same with and without the second threads', { timeout
   const single = await runCli(['analyze', path, '--json', '--top', 'all'], { env: { LEAKHUNT_PARSE_THREADS: '1' }, timeoutMs: 120_000 });
   assert.equal(threaded.code, 0, threaded.stderr);
   assert.equal(single.code, 0, single.stderr);
-  const out = JSON.parse(threaded.stdout) as { snapshot: { edgeCount: number } };
+  const out = JSON.parse(threaded.stdout) as { snapshot: { edgeCount: number }; findings: { evidence: string[] }[] };
   t.diagnostic(`${(bytes / 2 ** 20).toFixed(1)} MiB, ${out.snapshot.edgeCount} edges`);
   assert.ok(out.snapshot.edgeCount >= 1_000_000, 'enough edges for the dominators worker at the lowered threshold');
+  assert.ok(out.findings.some((f) => /8 AsyncLocalStorage stores/.test(f.evidence[0] ?? '')), JSON.stringify(out.findings.map((f) => f.evidence[0])));
   assert.equal(threaded.stdout, single.stdout);
 });
