@@ -5,7 +5,7 @@ import { summarizeSnapshot, type SnapshotSummary, type SummarizeOptions } from '
 import { parseSnapshotFile } from './snapshot/parse.js';
 import { labelChain } from './diagnose/chain-labels.js';
 import type { Finding, Verdict } from './diagnose/diagnose.js';
-import { findSuspects, scanForSuspects } from './diagnose/suspects.js';
+import { findCapturedStores, findSuspects } from './diagnose/suspects.js';
 
 export { parseSnapshotFile, parseSnapshotChunks, type ParseOptions } from './snapshot/parse.js';
 export { HeapGraph } from './snapshot/heap-graph.js';
@@ -32,10 +32,10 @@ export async function analyzeSnapshotFile(path: string, options: AnalyzeFileOpti
   const graph = await parseSnapshotFile(path, { onProgress: options.onBytes });
   const analysis = new HeapAnalysis(graph, { onPhase: options.onPhase });
   // The suspects' pass over the edges needs no dominators: with those on the second thread, it runs meanwhile.
-  const scan = analysis.dominatorsUnderWay ? scanForSuspects(analysis) : undefined;
+  const capturedStores = analysis.dominatorsUnderWay ? findCapturedStores(analysis) : undefined;
   const summary = summarizeSnapshot(analysis, options);
   options.onPhase?.('suspects' as AnalysisPhase);
-  const findings = findSuspects(analysis, labelChain, scan);
+  const findings = findSuspects(analysis, labelChain, capturedStores);
   const verdict: Verdict = findings.length > 0 ? 'leak' : 'none';
   const evidence = findings.length > 0
     ? [findings[0]!.evidence[0]!, 'one snapshot shows what is held, not what grows: confirm with `leakhunt diff` or `leakhunt attach`']

@@ -103,18 +103,18 @@ export class HeapAnalysis {
   /**
    * Whether the dominators are being computed on the second thread (from the retainer index on, which
    * this waits for): until they are taken, this thread is free for work that does not need them.
+   * Distances come first (every report needs them; this thread computes them while the index is built,
+   * and their BFS queue, given back, becomes a temporary of the next phase instead of a fresh buffer).
    */
   get dominatorsUnderWay(): boolean {
-    void this.distances; // first, as in `dominators`: this thread's work while the index is built
+    void this.distances;
     void this.retainers;
     return this.#job !== undefined;
   }
 
   get dominators(): Uint32Array {
     if (this.#dominators) return this.#dominators;
-    // Distances first (every report needs them): their BFS queue, given back, becomes a temporary of
-    // the next phase instead of a fresh buffer.
-    void this.distances;
+    void this.dominatorsUnderWay; // distances, then the index
     const { edgeMask, retainers } = this;
     const job = this.#job;
     this.#job = undefined;

@@ -18,8 +18,14 @@ import { ASYNC_CONTEXT_EDGES, FRAMEWORK_OBJECTS } from './recognisers.js';
 /** Fewer than this many captured stores or duplicated singletons is not worth a finding. */
 const MIN_SUSPECTS = 5;
 
-/** Store ordinals held by a resource through `<symbol kResourceStore>` or an AsyncContextFrame table. */
-function capturedStores(analysis: HeapAnalysis): Map<string, number[]> {
+/** Store ordinals by (store class, holder class), each store captured by one of these holders. */
+export type CapturedStores = ReadonlyMap<string, readonly number[]>;
+
+/**
+ * Store ordinals held by a resource through `<symbol kResourceStore>` or an AsyncContextFrame table:
+ * the part of findSuspects that needs no dominators, one pass over the edges (run it while they are computed).
+ */
+export function findCapturedStores(analysis: HeapAnalysis): CapturedStores {
   const graph = analysis.graph;
   const { firstEdge, edgeTarget, edgeNameOrIndex, edgeType, nodeCount } = graph;
   const storeName = graph.strings.indexOf(ASYNC_CONTEXT_EDGES.resourceStore);
@@ -55,21 +61,13 @@ function capturedStores(analysis: HeapAnalysis): Map<string, number[]> {
   return groups;
 }
 
-/** The part of findSuspects that needs no dominators: one pass over the edges (run it while they are computed). */
-export interface SuspectScan {
-  /** Captured stores by (store class, holder class). */
-  readonly stores: ReadonlyMap<string, readonly number[]>;
-}
-
-export function scanForSuspects(analysis: HeapAnalysis): SuspectScan {
-  return { stores: capturedStores(analysis) };
-}
-
-export function findSuspects(analysis: HeapAnalysis, labelChain?: ChainLabeler, scan: SuspectScan = scanForSuspects(analysis)): Finding[] {
+export function findSuspects(
+  analysis: HeapAnalysis, labelChain?: ChainLabeler, capturedStores: CapturedStores = findCapturedStores(analysis),
+): Finding[] {
   const paths = new RetainerPaths(analysis);
   const retained = analysis.retainedSizes;
   const findings: Finding[] = [];
-  for (const [key, stores] of scan.stores) {
+  for (const [key, stores] of capturedStores) {
     const reachable = stores.filter((s) => paths.isReachable(s));
     if (reachable.length < MIN_SUSPECTS) continue;
     const [storeClass, holderClass] = key.split('\u0000') as [string, string];

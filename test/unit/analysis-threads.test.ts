@@ -1,7 +1,7 @@
 // The retainer index and dominators computed on a second thread (parallel-dominators.ts) against the
 // ones computed here, on a real snapshot whose arrays the two-thread parse left shared (the edge
-// threshold lowered to 0). The
-// whole analysis with and without threads, at the real thresholds: e2e/cli-analyze-threads.test.ts.
+// threshold lowered to 0). The whole analysis with and without threads, at the real thresholds:
+// e2e/cli-analyze-threads.test.ts.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
