@@ -36,7 +36,7 @@ export async function analyzeSnapshotFile(path: string, options: AnalyzeFileOpti
   const summary = summarizeSnapshot(analysis, options);
   options.onPhase?.('suspects' as AnalysisPhase);
   const findings = findSuspects(analysis, labelChain, capturedStores);
-  const verdict: Verdict = findings.length > 0 ? 'leak' : 'none';
+  const verdict: Verdict = findings.length > 0 ? 'suspect' : 'none';
   const evidence = findings.length > 0
     ? [findings[0]!.evidence[0]!, 'one snapshot shows what is held, not what grows: confirm with `leakhunt diff` or `leakhunt attach`']
     : ['nothing suspicious in one snapshot (no AsyncLocalStorage stores held by async resources, no duplicated singletons)'];

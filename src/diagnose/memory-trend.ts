@@ -19,6 +19,12 @@ export interface MemorySample {
 
 export type MemoryPart = 'heap' | 'external' | 'native';
 
+/** A heap snapshot's pause of the target (Unix ms): it leaves native memory behind (DESIGN facts). */
+export interface Pause {
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
 export interface Fit {
   /** Least-squares slope in bytes per ms. */
   readonly slope: number;
@@ -85,8 +91,33 @@ function partValue(s: MemorySample, part: MemoryPart): number | undefined {
   return Math.max(0, s.rss - s.heapTotal - s.external);
 }
 
-/** `headroomBytes`: what is left under the limit at the end (cgroup limit − usage, or MemAvailable). */
-export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?: number): MemoryTrend {
+/**
+ * The native part of each sample with what the pauses left behind taken out: the rise of the native part
+ * from the last sample before a pause to the first after it is subtracted from every later sample (a
+ * fall is kept: memory given back is not the snapshot's).
+ */
+export function nativeWithoutPauses(samples: readonly MemorySample[], pauses: readonly Pause[]): number[] {
+  const raw = samples.map((s) => partValue(s, 'native') ?? 0);
+  const offsets = new Array<number>(samples.length).fill(0);
+  for (const p of pauses) {
+    let before = -1, after = -1;
+    for (let i = 0; i < samples.length; i++) {
+      if (samples[i]!.t <= p.startMs) before = i;
+      if (after < 0 && samples[i]!.t >= p.endMs) after = i;
+    }
+    if (before < 0 || after < 0) continue;
+    const step = raw[after]! - raw[before]!;
+    if (step <= 0) continue;
+    for (let i = after; i < samples.length; i++) offsets[i]! += step;
+  }
+  return raw.map((v, i) => v - offsets[i]!);
+}
+
+/**
+ * `headroomBytes`: what is left under the limit at the end (cgroup limit − usage, or MemAvailable).
+ * `pauses`: the snapshots' pauses; the native part is judged without what they left behind.
+ */
+export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?: number, pauses?: readonly Pause[]): MemoryTrend {
   const xs = samples.map((s) => s.t);
   const rssFit = fitLine(xs, samples.map((s) => s.rss));
   const durationMs = samples.length > 1 ? xs[xs.length - 1]! - xs[0]! : 0;
@@ -102,8 +133,9 @@ export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?:
   let parts: PartTrend[] | undefined;
   if (withHeap.length >= 2) {
     const hx = withHeap.map((s) => s.t);
+    const native = pauses ? nativeWithoutPauses(withHeap, pauses) : undefined;
     parts = (['heap', 'external', 'native'] as const).map((part) => {
-      const ys = withHeap.map((s) => partValue(s, part)!);
+      const ys = part === 'native' && native ? native : withHeap.map((s) => partValue(s, part)!);
       const fit = fitLine(hx, ys);
       return { part, ...fit, bytesPerHour: fit.slope * MS_PER_HOUR, first: ys[0]!, last: ys[ys.length - 1]!, growing: isGrowing(fit, ys.length) };
     });

@@ -3,8 +3,11 @@
 // - many AsyncLocalStorage stores kept alive by async resources (timers, sockets, AsyncResources)
 //   that captured them: each is a finished request's context that cannot be collected;
 // - many copies of objects a process needs a handful of (compiled graphs, tracers, clients).
-// Each suspect comes with one representative, labelled chain and a fix; the verdict stays cautious
-// ("suspected" in the evidence) because one snapshot cannot show growth.
+// Each suspect comes with one representative, labelled chain and a fix. One snapshot cannot show growth:
+// these are `suspect` findings, never a `leak` verdict. Counts are of distinct objects (a store several
+// timers captured is one store) and sizes are of the union of what they retain (never above the heap).
+// A handful is normal in a healthy process (a pool of clients, the requests in flight at the moment):
+// a suspect needs MIN_SUSPECTS of them.
 
 import type { ChainLabeler } from '../analysis/chain-description.js';
 import { describeChain } from '../analysis/chain-description.js';
@@ -15,8 +18,8 @@ import type { Finding } from './diagnose.js';
 import { suggestFix } from './fixes.js';
 import { ASYNC_CONTEXT_EDGES, FRAMEWORK_OBJECTS } from './recognisers.js';
 
-/** Fewer than this many captured stores or duplicated singletons is not worth a finding. */
-const MIN_SUSPECTS = 5;
+/** Fewer than this many captured stores or duplicated singletons is what a healthy process has at a moment. */
+export const MIN_SUSPECTS = 25;
 
 /** Store ordinals by (store class, holder class), each store captured by one of these holders. */
 export type CapturedStores = ReadonlyMap<string, readonly number[]>;
@@ -31,7 +34,11 @@ export function findCapturedStores(analysis: HeapAnalysis): CapturedStores {
   const storeName = graph.strings.indexOf(ASYNC_CONTEXT_EDGES.resourceStore);
   const tableName = graph.strings.indexOf(ASYNC_CONTEXT_EDGES.frameTable);
   const groups = new Map<string, number[]>();
+  const seen = new Set<number>();
   const add = (holder: number, store: number) => {
+    // A store several resources captured is one store: counted under the first holder met.
+    if (seen.has(store)) return;
+    seen.add(store);
     const key = `${hopName(analysis, store)}\u0000${hopName(analysis, holder)}`;
     const list = groups.get(key);
     if (list) list.push(store);
@@ -75,12 +82,12 @@ export function findSuspects(
     const path = paths.shortestPath(representative);
     const chain = describeChain(analysis, path, false, labelChain);
     findings.push({
-      kind: 'leak',
+      kind: 'suspect',
       className: storeClass,
       signature: chainSignature(analysis, path),
       count: reachable.length,
       perInterval: 0,
-      retainedSize: reachable.reduce((sum, s) => sum + retained[s]!, 0),
+      retainedSize: unionRetained(analysis, reachable),
       chain,
       fix: suggestFix(storeClass, chain),
       evidence: [`suspected from one snapshot: ${reachable.length} AsyncLocalStorage stores (${storeClass}) are kept alive by ${holderClass === ASYNC_CONTEXT_EDGES.frameClass ? 'async context frames' : `${holderClass} objects`} that captured them`],
@@ -92,23 +99,50 @@ export function findSuspects(
       if (!few.className.test(row.name) || row.count < MIN_SUSPECTS) continue;
       let representative = -1;
       const { classOf } = analysis.classIndex;
+      const members: number[] = [];
       for (let n = 0; n < classOf.length; n++) {
-        if (classOf[n] === row.classId && paths.isReachable(n) && (representative < 0 || retained[n]! > retained[representative]!)) representative = n;
+        if (classOf[n] !== row.classId || !paths.isReachable(n)) continue;
+        members.push(n);
+        if (representative < 0 || retained[n]! > retained[representative]!) representative = n;
       }
+      if (members.length < MIN_SUSPECTS) continue;
       const path = representative >= 0 ? paths.shortestPath(representative) : [];
       const chain = describeChain(analysis, path, false, labelChain);
       findings.push({
-        kind: 'should-be-few',
+        kind: 'suspect',
         className: row.name,
         signature: path.length ? chainSignature(analysis, path) : null,
-        count: row.count,
+        count: members.length,
         perInterval: 0,
-        retainedSize: row.retainedSize,
+        retainedSize: unionRetained(analysis, members),
         chain,
         fix: suggestFix(row.name, chain),
-        evidence: [`suspected from one snapshot: ${row.count} ${row.name} alive — a ${few.text} a process needs only a few of`],
+        evidence: [`suspected from one snapshot: ${members.length} ${row.name} alive — a ${few.text} a process needs only a few of`],
       });
     }
   }
   return findings.sort((a, b) => b.retainedSize - a.retainedSize);
 }
+
+/**
+ * What a set of objects retains together: members dominated by another member add nothing of their own
+ * (a store inside another store's run tree), so the sum never exceeds the heap.
+ */
+function unionRetained(analysis: HeapAnalysis, members: readonly number[]): number {
+  const inSet = new Set(members);
+  const { dominators, retainedSizes } = analysis;
+  const root = analysis.graph.rootOrdinal;
+  let total = 0;
+  for (const m of members) {
+    let up = dominators[m]!, covered = false;
+    for (let steps = 0; up !== root && steps < MAX_DOMINATOR_WALK && !covered; steps++) {
+      covered = inSet.has(up);
+      up = dominators[up]!;
+    }
+    if (!covered) total += retainedSizes[m]!;
+  }
+  return total;
+}
+
+/** How far up the dominator tree to look for another member (deeper chains are rare and cut short). */
+const MAX_DOMINATOR_WALK = 10_000;

@@ -11,7 +11,7 @@ import type { Preflight } from '../attach/preflight.js';
 import type { HeadroomCheck, SnapshotEstimate } from '../attach/snapshot-cost.js';
 import type { DetachReport, TargetInfo } from '../attach/session.js';
 import type { GateResult } from '../diagnose/gates.js';
-import type { Diagnosis, Finding, Verdict } from '../diagnose/diagnose.js';
+import type { Diagnosis, Finding, ModelFigures, Verdict } from '../diagnose/diagnose.js';
 import { buildDiffDocument } from './diff-report.js';
 import type { Block, ReportDocument } from './document.js';
 import { formatBytes, formatBytesDelta, formatCount, formatCountDelta } from './format.js';
@@ -41,6 +41,8 @@ export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
   readonly verdict: Verdict;
   readonly evidence: readonly string[];
   readonly findings: readonly Finding[];
+  /** The figures the verdict was measured against (docs/diagnosis-model.md). */
+  readonly model?: ModelFigures;
   /** leakhunt's own peak RSS while capturing, and while analysing (measured apart). */
   readonly leakhunt: { readonly captureRssPeak: number; readonly analysisRssPeak?: number };
 }

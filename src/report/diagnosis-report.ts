@@ -12,6 +12,7 @@ const VERDICT_TEXT: Record<Diagnosis['verdict'], string> = {
   external: 'EXTERNAL: Buffers / ArrayBuffers / wasm memory grow',
   native: 'NATIVE: RSS grows while the JS heap and external memory are flat',
   'warm-up': 'WARM-UP: growth that levels off (code, caches, strings)',
+  suspect: 'SUSPECTS (one snapshot shows no growth: take a series to confirm)',
   none: 'NO LEAK FOUND',
 };
 

@@ -171,8 +171,18 @@ the plan printed first says for about how long.`)
       const units = unitCountOf(flags, kept);
       if (units.warning) warn(units.warning);
       const unitCount = units.unitCount?.count;
-      const diagnosis = diagnose({ diff, samples: capture.samples, timelineHasSnapshots: true, ...(elapsedMs > 0 ? { elapsedMs } : {}), ...(unitCount ? { unitCount } : {}) });
       const byFile = new Map(kept.map((s) => [s.file, s]));
+      const series = diff.snapshots.map((info) => byFile.get(info.file));
+      const diagnosis = diagnose({
+        diff,
+        samples: capture.samples,
+        timelineHasSnapshots: true,
+        pauses: kept.map((s) => ({ startMs: Date.parse(s.takenAt), endMs: Date.parse(s.takenAt) + s.durationMs })),
+        unitsAt: series.map((s) => s?.counter),
+        ...(series.every((s) => s !== undefined) ? { timesAt: series.map((s) => Date.parse(s!.takenAt)) } : {}),
+        ...(elapsedMs > 0 ? { elapsedMs } : {}),
+        ...(unitCount ? { unitCount } : {}),
+      });
       const output: AttachOutput = {
         ...diff,
         gates,
@@ -197,6 +207,7 @@ the plan printed first says for about how long.`)
         verdict: diagnosis.verdict,
         evidence: diagnosis.evidence,
         findings: diagnosis.findings,
+        ...(diagnosis.model ? { model: diagnosis.model } : {}),
         warnings: [...diff.warnings, ...capture.warnings, ...(units.warning ? [units.warning] : [])],
         leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },
       };

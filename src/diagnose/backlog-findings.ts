@@ -1,0 +1,138 @@
+// Backlogs: pending work whose members are replaced between snapshots while their number piles up, and
+// growth held through pending work whose operations complete (the queue moves, more arrives than
+// completes). Whether a backlog drained is data on the finding (`drained`), decided from the counts.
+// Pending work that never completes is not a backlog: what it holds stays a leak.
+
+import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
+import type { Finding } from './diagnose.js';
+import { backlogFix, pendingQueueOf } from './fixes.js';
+import { drainedAfterPeak, type Significance } from './growth-model.js';
+import { rates, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
+
+/** A pile-up is at least this many pending objects at its peak. */
+const MIN_BACKLOG_COUNT = 20;
+/** Pending work that holds less than this at its peak is not worth a finding, whatever the heap. */
+const MIN_BACKLOG_BYTES = 256 * 1024;
+/** Timers and abort signals come and go with time, not with work: never a backlog by themselves. */
+const TIME_DRIVEN = /^(Timeout|Immediate|AbortSignal|TimersList)$/;
+/** Share of a class's members replaced between snapshots for it to be work in progress, not kept objects. */
+const MIN_TURNOVER = 0.5;
+
+interface BacklogRow {
+  readonly row: ClassDiffRow;
+  readonly drained: boolean;
+  readonly turnover: number;
+}
+
+/** High turnover while the count piles up (still rising, or risen then fallen back). */
+function backlogRows(diff: DiffResult, floor: Significance): BacklogRow[] {
+  const out: BacklogRow[] = [];
+  for (const row of diff.classes) {
+    if (!row.deletedPerInterval || V8_INTERNAL.test(row.name) || TIME_DRIVEN.test(row.name)) continue;
+    const peak = Math.max(...row.counts);
+    // Piled up: at least doubled from the first snapshot, not a handful.
+    if (peak < MIN_BACKLOG_COUNT || peak < 2 * row.counts[0]!) continue;
+    // In two snapshots at least: a queue seen full in one snapshot only (0 → 81 → 0) is a batch caught
+    // before its flush, not work arriving faster than it completes.
+    const low = Math.min(...row.counts);
+    if (row.counts.filter((c) => c >= Math.max(2 * low, low + MIN_BACKLOG_COUNT / 2)).length < 2) continue;
+    if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < Math.max(MIN_BACKLOG_BYTES, floor.floorBytes)) continue;
+    const rising = row.counts.every((c, k) => k === 0 || c - row.counts[k - 1]! >= Math.max(5, 0.25 * row.counts[k - 1]!));
+    const drained = drainedAfterPeak(row.counts);
+    if (!rising && !drained) continue;
+    let replaced = 0, base = 0;
+    row.deletedPerInterval.forEach((d, k) => {
+      replaced += d;
+      base += row.counts[k]!;
+    });
+    const turnover = base > 0 ? replaced / base : 0;
+    if (turnover < MIN_TURNOVER) continue;
+    out.push({ row, drained, turnover });
+  }
+  const peakSize = (r: BacklogRow) => Math.max(...r.row.sizes);
+  return out.sort((a, b) => peakSize(b) - peakSize(a));
+}
+
+function drainText(drained: boolean): string {
+  return drained
+    ? 'the count fell back after its peak: the backlog drains'
+    : 'not drained yet: take another series once the load drops — a backlog that drains is not a leak; one that never drains is';
+}
+
+export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): Finding[] {
+  const { input } = ctx;
+  const n = input.diff.snapshots.length;
+  const rows = backlogRows(input.diff, ctx.significance).filter(({ row }) => !known.some((f) => f.className === row.name));
+  return rows.slice(0, 3).map(({ row, drained, turnover }) => {
+    const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
+    return {
+      kind: 'backlog',
+      className: row.name,
+      signature: group?.signature ?? null,
+      count: Math.max(...row.counts),
+      ...rates(Math.max(0, row.countDelta), input, n - 1),
+      retainedSize: Math.max(...row.retainedSizes),
+      chain: group?.chain ?? [],
+      fix: backlogFix(group?.chain ?? []),
+      evidence: [
+        `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: pending work, not kept objects`,
+        drainText(drained),
+      ],
+      drained,
+    };
+  });
+}
+
+/** Operations of this class that completed (were collected) between snapshots. */
+function completedBetween(diff: DiffResult, className: string): number {
+  const row = diff.classes.find((c) => c.name === className);
+  return row?.deletedPerInterval?.reduce((a, b) => a + b, 0) ?? 0;
+}
+
+/**
+ * A finding held through pending work (a `pending-work` hop on its chain) whose operations complete
+ * between snapshots is a backlog: the queue moves, and what it holds goes when its turn comes. One
+ * whose operations never complete stays what it was, with that said in its evidence.
+ */
+export function throughPendingWork(diff: DiffResult, f: Finding): Finding {
+  const at = f.chain.findIndex((h) => h.label?.kind === 'pending-work');
+  if (at < 0) return f;
+  const hop = f.chain[at]!;
+  const queue = pendingQueueOf(f.chain, at);
+  const where = `${hop.node.className} @${hop.node.id}${queue ? ` in ${queue}` : ''}`;
+  const done = completedBetween(diff, hop.node.className);
+  if (done === 0) {
+    return { ...f, evidence: [...f.evidence, `held by pending work (${where}) none of which completed between snapshots: work that never completes is a leak (promises that never settle, a queue nobody serves)`] };
+  }
+  const counts = diff.classes.find((c) => c.name === f.className)?.counts ?? [];
+  const drained = drainedAfterPeak(counts);
+  return {
+    ...f,
+    kind: 'backlog',
+    fix: backlogFix(f.chain),
+    evidence: [
+      at === 0
+        ? `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}: pending operations waiting${queue ? ` in ${queue}` : ''}, each released when it completes; ${done} of them completed between snapshots, so the work moves but arrives faster than it completes`
+        : `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}, each held by pending work: ${where}, ${hop.label!.text}; ${done} such operations completed between snapshots, so the work moves but arrives faster than it completes`,
+      drainText(drained),
+    ],
+    drained,
+  };
+}
+
+/**
+ * Pending work that was already draining while observed: a class replaced between snapshots whose count
+ * fell from its peak at the first snapshot to under half of it, holding more than the floor at the peak.
+ * Not a finding (nothing is kept), but the evidence a `none` verdict should give.
+ */
+export function drainingWork(diff: DiffResult, floor: Significance): string | undefined {
+  let best: ClassDiffRow | undefined;
+  for (const row of diff.classes) {
+    if (V8_INTERNAL.test(row.name) || TIME_DRIVEN.test(row.name) || !row.deletedPerInterval) continue;
+    const first = row.counts[0]!, last = row.counts[row.counts.length - 1]!;
+    if (first < MIN_BACKLOG_COUNT || first < Math.max(...row.counts) || last > 0.5 * first) continue;
+    if (row.retainedSizes[0]! - row.retainedSizes[row.retainedSizes.length - 1]! < floor.classFloorBytes) continue;
+    if (!best || row.retainedSizes[0]! > best.retainedSizes[0]!) best = row;
+  }
+  return best ? `${best.name} fell from ${best.counts[0]} to ${best.counts[best.counts.length - 1]} (${best.counts.join(' → ')}): work pending at the first snapshot completed and nothing took its place — a backlog draining, not a leak` : undefined;
+}

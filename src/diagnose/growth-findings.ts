@@ -1,0 +1,162 @@
+// Leak and should-be-few findings: survivor groups that pass the growth model (growth-model.ts) —
+// born in every interval in proportion to the work, kept (the live count rose by at least half of
+// what was born), retaining more than the significance floor. Every independent group that passes is
+// a finding, largest first; a group whose chain runs through an earlier finding's objects is held by
+// it and folds into it ("also held"). Only V8's own bookkeeping and context plumbing (an
+// AsyncContextFrame is how a resource holds a store, not what leaks) never lead a finding.
+
+import type { ChainHop } from '../analysis/chain-description.js';
+import type { ClassDiffRow, SurvivorGroup } from '../analysis/diff/diff-series.js';
+import type { DiagnoseInput, Finding } from './diagnose.js';
+import { suggestFix } from './fixes.js';
+import { bornPerInterval, growsWithWork, keepsGrowth, type Significance } from './growth-model.js';
+import { FRAMEWORK_OBJECTS } from './recognisers.js';
+
+/** V8's own objects: code, shapes, system objects; they come and go on their own. */
+export const V8_INTERNAL = /^\((compiled code|system|object shape|sliced string|concatenated string)\)$|^system \/ /;
+/** Hops that carry something else: never named as what leaks (the frame's store is). */
+export const PLUMBING = /^(AsyncContextFrame)$/;
+/** With two snapshots nothing shows steadiness: a group needs at least this many survivors. */
+export const MIN_TWO_SNAPSHOT_COUNT = 10;
+
+export interface GrowthContext {
+  readonly input: DiagnoseInput;
+  /** Work in each interval (growth-model.ts workPerInterval). */
+  readonly work: readonly number[];
+  readonly significance: Significance;
+}
+
+export function rates(count: number, input: DiagnoseInput, intervals: number) {
+  return {
+    perInterval: intervals > 0 ? count / intervals : count,
+    ...(input.elapsedMs ? { perMinute: (count * 60000) / input.elapsedMs } : {}),
+    ...(input.unitCount ? { perUnit: count / input.unitCount } : {}),
+  };
+}
+
+interface Curve {
+  readonly className: string;
+  readonly counts: readonly number[];
+  readonly retainedSize: number;
+}
+
+/** Why a curve is growth that lasts, or undefined when it is not. */
+function lastingGrowth(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext): readonly number[] | undefined {
+  if (V8_INTERNAL.test(curve.className) || PLUMBING.test(curve.className)) return undefined;
+  if (curve.retainedSize < ctx.significance.floorBytes) return undefined;
+  const born = bornPerInterval(curve.counts);
+  if (born.length === 1) return curve.counts[1]! >= MIN_TWO_SNAPSHOT_COUNT && (!row || keepsGrowth(born, row.counts)) ? born : undefined;
+  if (!growsWithWork(born, ctx.work)) return undefined;
+  // The class's live count must have kept them (a bounded structure lets as many go as it takes in).
+  return !row || keepsGrowth(born, row.counts) ? born : undefined;
+}
+
+function hasAsyncContext(chain: readonly ChainHop[]): boolean {
+  return chain.some((hop) => hop.label?.kind === 'async-context');
+}
+
+function growthEvidence(className: string, count: number, born: readonly number[], row: ClassDiffRow | undefined, paths: number): string {
+  const where = paths > 1 ? `along ${paths} retainer paths` : 'along one retainer path';
+  const live = row ? `; ${className} alive: ${row.counts.join(' → ')}` : '';
+  return `${count} ${className} born after the first snapshot are still alive ${where}, added in every interval (${born.join(', ')})${live}`;
+}
+
+/** Per finding: the classes of other growing groups held through its objects, with their counts. */
+type AlsoHeld = Map<Finding, Map<string, number>>;
+
+function hold(alsoHeld: AlsoHeld, holder: Finding, className: string, count: number): void {
+  let held = alsoHeld.get(holder);
+  if (!held) alsoHeld.set(holder, (held = new Map()));
+  held.set(className, (held.get(className) ?? 0) + count);
+}
+
+function fewText(className: string): string | undefined {
+  return FRAMEWORK_OBJECTS.find((f) => f.few && f.className.test(className))?.text;
+}
+
+/** Candidates: single path groups, then per-class sums of classes whose paths differ per member. */
+function candidates(groups: readonly SurvivorGroup[]): (Curve & { group: SurvivorGroup; paths: number })[] {
+  const out = groups.map((g) => ({ className: g.className, counts: g.counts, retainedSize: g.retainedSize, group: g, paths: 1 }));
+  const byClass = new Map<string, SurvivorGroup[]>();
+  for (const g of groups) {
+    const list = byClass.get(g.className);
+    if (list) list.push(g);
+    else byClass.set(g.className, [g]);
+  }
+  for (const [className, list] of byClass) {
+    if (list.length < 2) continue;
+    const top = list.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
+    out.push({
+      className,
+      counts: top.counts.map((_, k) => list.reduce((sum, g) => sum + g.counts[k]!, 0)),
+      retainedSize: list.reduce((sum, g) => sum + g.retainedSize, 0),
+      group: top,
+      paths: list.length,
+    });
+  }
+  return out;
+}
+
+export function growthFindings(ctx: GrowthContext): Finding[] {
+  const { input } = ctx;
+  const diff = input.diff;
+  const intervals = diff.snapshots.length - 1;
+  const rowOf = new Map(diff.classes.map((r) => [r.name, r]));
+  const findings: Finding[] = [];
+  const alsoHeld: AlsoHeld = new Map();
+  const found = new Set<string>();
+  for (const c of candidates(diff.survivors?.groups ?? [])) {
+    // A class already found by one of its paths is not found again by the sum of its paths.
+    if (c.paths > 1 && found.has(c.className)) continue;
+    const row = rowOf.get(c.className);
+    const born = lastingGrowth(c, row, ctx);
+    if (!born) continue;
+    const g = c.group;
+    const count = c.counts[c.counts.length - 1]!;
+    const sameClass = found.has(c.className) ? findings.find((f) => f.className === c.className) : undefined;
+    if (sameClass) {
+      // One class leaking along a second path: one finding, the other path counted with it.
+      hold(alsoHeld, sameClass, `${c.className} (along another path)`, count);
+      continue;
+    }
+    const index = findings.findIndex((f) => g.chain.slice(1).some((hop) => hop.node.className === f.className));
+    if (index >= 0) {
+      const holder = findings[index]!;
+      if (!found.has(c.className)) hold(alsoHeld, holder, c.className, count);
+      found.add(c.className);
+      // The chain through an AsyncLocalStorage store explains the leak best (the holder is the resource
+      // that captured it): show that one, with its fix.
+      if (!hasAsyncContext(holder.chain) && hasAsyncContext(g.chain)) {
+        const better: Finding = { ...holder, signature: g.signature, chain: g.chain, fix: suggestFix(holder.className, g.chain), evidence: [...holder.evidence, `each holds a ${c.className} through an AsyncLocalStorage store it captured (${count} of them)`] };
+        const held = alsoHeld.get(holder);
+        if (held) alsoHeld.set(better, held);
+        alsoHeld.delete(holder);
+        findings[index] = better;
+      }
+      continue;
+    }
+    found.add(c.className);
+    const few = fewText(c.className);
+    findings.push({
+      kind: few ? 'should-be-few' : 'leak',
+      className: c.className,
+      signature: g.signature,
+      count,
+      ...rates(count, input, intervals),
+      retainedSize: c.retainedSize,
+      chain: g.chain,
+      fix: suggestFix(c.className, g.chain),
+      evidence: [
+        growthEvidence(c.className, count, born, row, c.paths),
+        ...(few ? [`a ${few}: a process needs a handful, and every interval added more that stayed`] : []),
+      ],
+      born,
+    });
+  }
+  return findings
+    .map((f) => {
+      const held = alsoHeld.get(f);
+      return held ? { ...f, alsoHeld: [...held].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : f;
+    })
+    .sort((a, b) => b.retainedSize - a.retainedSize);
+}

@@ -1,0 +1,121 @@
+// The growth model every verdict rests on (docs/diagnosis-model.md): one small set of rules about a
+// group of objects across a series of snapshots, measured against the work done between them and
+// against what the heap does by itself. Pure arithmetic on counts and bytes; no graph, no prose.
+//
+// - Work: units per interval (the request counter at each snapshot), else time, else one per interval.
+// - A group *grows with the work* when every interval added survivors (objects born in it and still
+//   alive at the end), each interval at least a quarter of the series' rate per unit of work times its
+//   work: a turn in flight at one snapshot, a cache filled once, a singleton made on first use all land
+//   in one interval, never in every one.
+// - Its growth is *kept* when the group's live count rose in every interval and by at least half of
+//   what was born: a bounded structure (an LRU at its cap, a pool at its limit) takes in new members but
+//   lets as many go, so its survivors are all recent while its size stands still.
+// - It *matters* when what it retains is above the significance floor, a share of the live heap. A
+//   judgement on class totals (bytes of a class, not objects known by id) must also clear the noise
+//   between snapshots: what classes gain in one interval and give back in another. A heap that
+//   shrinks does not lower either floor.
+
+/** Survivors born in each interval, from a survivor curve (members present at each snapshot, first 0). */
+export function bornPerInterval(curve: readonly number[]): number[] {
+  return curve.slice(1).map((c, k) => c - curve[k]!);
+}
+
+/** Change of a count between consecutive snapshots. */
+export function stepsOf(values: readonly number[]): number[] {
+  return values.slice(1).map((v, k) => v - values[k]!);
+}
+
+/**
+ * Work done in each interval: counter advance when every snapshot has a reading, else the time between
+ * snapshots, else 1 each. Never 0 (a stalled counter still leaves the interval in the series).
+ */
+export function workPerInterval(intervals: number, unitsAt?: readonly (number | undefined)[], timesAt?: readonly number[]): number[] {
+  const from = (values: readonly number[]): number[] | undefined => {
+    if (values.length !== intervals + 1) return undefined;
+    const steps = stepsOf(values);
+    return steps.every((s) => Number.isFinite(s) && s >= 0) && steps.some((s) => s > 0) ? steps.map((s) => Math.max(s, 1e-9)) : undefined;
+  };
+  const units = unitsAt && unitsAt.every((u) => u !== undefined) ? from(unitsAt as number[]) : undefined;
+  return units ?? (timesAt ? from(timesAt) : undefined) ?? new Array<number>(intervals).fill(1);
+}
+
+/** A quarter of the series' rate per unit of work: the least every interval must add. */
+export const STEADY_SHARE = 0.25;
+
+/**
+ * Every interval added, in proportion to its work: added[k] ≥ max(1, STEADY_SHARE × rate × work[k]),
+ * with rate = Σ added / Σ work. With one interval, any addition counts (the caller asks for more).
+ */
+export function growsWithWork(added: readonly number[], work: readonly number[]): boolean {
+  const total = added.reduce((a, b) => a + b, 0);
+  const totalWork = work.reduce((a, b) => a + b, 0);
+  if (total <= 0 || totalWork <= 0) return false;
+  const rate = total / totalWork;
+  return added.every((a, k) => a >= Math.max(1, STEADY_SHARE * rate * work[k]!));
+}
+
+/** The share of what was born that the live count must keep. */
+export const KEPT_SHARE = 0.5;
+
+/**
+ * What was born stayed: the live count rose in every interval, and over the series by at least
+ * KEPT_SHARE of the births. `live` is the group's (or its class's) count at each snapshot.
+ */
+export function keepsGrowth(added: readonly number[], live: readonly number[]): boolean {
+  const steps = stepsOf(live);
+  if (steps.length !== added.length || steps.some((s) => s <= 0)) return false;
+  const born = added.reduce((a, b) => a + b, 0);
+  return steps.reduce((a, b) => a + b, 0) >= KEPT_SHARE * born;
+}
+
+/** Sizes of one class at each snapshot, for the noise estimate. */
+export interface SizeSeries {
+  readonly sizes: readonly number[];
+}
+
+/**
+ * The heap's own back-and-forth per interval: for each class, what it gained in some intervals and gave
+ * back in others (Σ|steps| − |net|), summed over classes and averaged over the intervals. Zero with two
+ * snapshots (no interval to give back in). A steady leak or a steady shrink adds nothing to it.
+ */
+export function noisePerInterval(classes: readonly SizeSeries[]): number {
+  let wobble = 0;
+  let intervals = 0;
+  for (const c of classes) {
+    const steps = stepsOf(c.sizes);
+    intervals = Math.max(intervals, steps.length);
+    const moved = steps.reduce((a, s) => a + Math.abs(s), 0);
+    wobble += moved - Math.abs(c.sizes[c.sizes.length - 1]! - c.sizes[0]!);
+  }
+  return intervals > 0 ? wobble / (2 * intervals) : 0;
+}
+
+/** Below this a group never matters, whatever the heap. */
+export const MIN_SIGNIFICANT_BYTES = 16 * 1024;
+/** A share of the live heap a group must retain to matter. */
+export const LIVE_SHARE = 0.002;
+
+export interface Significance {
+  /** Bytes a survivor group must retain to matter (survivors are known by identity: no noise in them). */
+  readonly floorBytes: number;
+  /** Bytes a change of class totals must exceed to matter: the floor, and the noise between snapshots. */
+  readonly classFloorBytes: number;
+  /** The largest live size of the series. */
+  readonly liveBytes: number;
+  /** The heap's own back-and-forth per interval (noisePerInterval). */
+  readonly noiseBytes: number;
+}
+
+export function significance(liveSizes: readonly number[], classes: readonly SizeSeries[]): Significance {
+  const liveBytes = Math.max(0, ...liveSizes);
+  const noiseBytes = noisePerInterval(classes);
+  const floorBytes = Math.max(MIN_SIGNIFICANT_BYTES, LIVE_SHARE * liveBytes);
+  return { floorBytes, classFloorBytes: Math.max(floorBytes, noiseBytes), liveBytes, noiseBytes };
+}
+
+/** The count fell back well below its peak by the last snapshot. */
+export const DRAINED_SHARE = 0.7;
+
+export function drainedAfterPeak(counts: readonly number[]): boolean {
+  return counts.length > 1 && counts[counts.length - 1]! < DRAINED_SHARE * Math.max(...counts);
+}
