@@ -171,7 +171,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     evidence.push('objects were added in the first interval only (compiled code, caches, strings) and nothing grew after it');
   } else {
     const draining = diff.sameProcess ? drainingWork(diff, sig) : undefined;
-    evidence.push(draining ?? (diff.sameProcess
+    evidence.push(draining ?? smallSteadyGrowth(diff, sig) ?? (diff.sameProcess
       ? `no group of objects was added in every interval in proportion to the work and kept (a group must retain ${kib(sig.floorBytes)}: ${floorReason(sig)})`
       : 'snapshots of different processes: only class totals compared, no growth found in them'));
   }
@@ -179,6 +179,13 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     evidence.push(nativeCounts ? memoryText : `${memoryText} (RSS includes what each heap snapshot leaves behind in the target)`);
   }
   return { verdict, evidence, findings: [...findings, ...backlog], ...(memory ? { memory } : {}), model };
+}
+
+/** The program class that grew in every interval, however little: worth a line when nothing else is. */
+function smallSteadyGrowth(diff: DiffResult, sig: Significance): string | undefined {
+  const row = diff.classes.find((c) => !V8_INTERNAL.test(c.name) && c.grewEveryInterval === true);
+  if (!row) return undefined;
+  return `${row.name} grew in every interval (${row.counts.join(' → ')}) but its growth (${kib(row.retainedDelta)} retained) is below what a finding needs (${kib(sig.floorBytes)}: ${floorReason(sig)})`;
 }
 
 function kib(bytes: number): string {

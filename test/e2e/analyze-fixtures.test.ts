@@ -25,8 +25,10 @@ for (const [node, nodeArgs, signature] of shapes) {
       const r = await runCli(['analyze', file, '--json']);
       assert.equal(r.code, 0, r.stderr);
       const out = JSON.parse(r.stdout);
-      assert.equal(out.verdict, 'leak');
+      // One snapshot shows no growth: suspects, never a leak verdict; exit 0.
+      assert.equal(out.verdict, 'suspect');
       const finding = out.findings[0];
+      assert.equal(finding.kind, 'suspect');
       assert.equal(finding.className, 'RequestContext');
       assert.ok(finding.count >= 60, `count ${finding.count}`);
       assert.match(finding.signature, signature);
