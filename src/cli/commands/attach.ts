@@ -215,7 +215,8 @@ the plan printed first says for about how long.`)
       await writeResult(format, output, () => buildAttachDocument(output, { top, groups }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
-      if (diagnosis.verdict === 'leak') process.stderr.write(`leakhunt: LEAK: ${diagnosis.evidence[0] ?? ''}\n`);
-      if (failed.length > 0 || diagnosis.verdict === 'leak') status.raise(ExitCode.leak);
+      const grows = diagnosis.verdict === 'leak' || diagnosis.verdict === 'external';
+      if (grows) process.stderr.write(`leakhunt: ${diagnosis.verdict.toUpperCase()}: ${diagnosis.evidence[0] ?? ''}\n`);
+      if (failed.length > 0 || grows) status.raise(ExitCode.leak);
     });
 }

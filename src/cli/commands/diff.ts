@@ -72,7 +72,7 @@ export function registerDiff(program: Command, globals: () => GlobalOptions, sta
     .option('--markdown', 'print Markdown, e.g. for $GITHUB_STEP_SUMMARY or a pull-request comment')
     .option('--progress', 'show progress on stderr even with --json')
     .option('--no-progress', 'never show progress')
-    .option('--fail-on-leak', 'exit 1 when the verdict is "leak"')
+    .option('--fail-on-leak', 'exit 1 when the verdict is "leak" or "external" (memory that grows with the work and stays)')
     .option('--unit-count <n>', 'units of work (turns, requests) done between the first and the last snapshot, for per-unit rates');
   addGateOptions(command)
     .addHelpText('after', `
@@ -105,8 +105,8 @@ Examples:
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       if (failed.length > 0) status.raise(ExitCode.leak);
-      if (flags.failOnLeak && diagnosis.verdict === 'leak') {
-        process.stderr.write(`leakhunt: FAIL verdict leak: ${diagnosis.evidence[0] ?? ''}\n`);
+      if (flags.failOnLeak && (diagnosis.verdict === 'leak' || diagnosis.verdict === 'external')) {
+        process.stderr.write(`leakhunt: FAIL verdict ${diagnosis.verdict}: ${diagnosis.evidence[0] ?? ''}\n`);
         status.raise(ExitCode.leak);
       }
     });
