@@ -18,7 +18,7 @@
 
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
-import { BACKLOG_FIX, backlogFix, pendingQueueOf, suggestFix } from './fixes.js';
+import { backlogFix, pendingQueueOf, suggestFix } from './fixes.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
 import { describeTrend, summarizeTrend, type MemorySample, type MemoryTrend } from './memory-trend.js';
 
@@ -298,7 +298,7 @@ function backlogFindings(input: DiagnoseInput, known: readonly Finding[]): Findi
       ...rates(Math.max(0, row.countDelta), input, n - 1),
       retainedSize: Math.max(...row.retainedSizes),
       chain: group?.chain ?? [],
-      fix: group ? backlogFix(group.chain) : BACKLOG_FIX,
+      fix: backlogFix(group?.chain ?? [], row.name),
       evidence: [
         `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: pending work, not kept objects`,
         drained ? 'the count fell back after its peak: the backlog drains' : 'the count has not fallen back yet: watch whether it drains when load drops',

@@ -76,3 +76,14 @@ export const FRAMEWORK_EDGES: readonly { readonly name: RegExp; readonly text: s
   { name: /^runMap$/, text: 'tracer run map' },
   { name: /^(child_runs|inputs)$/, text: 'run tree contents' },
 ];
+
+/**
+ * LangGraph's checkpoint chain on a retainer chain: a run loop's put chain (`PregelLoop` holds
+ * `_checkpointerChainedPromise`) or a checkpoint saver. Only a backlog held through these is LangGraph's
+ * durability "async" backlog; any other backlog gets the generic advice (fixes.ts).
+ */
+export const CHECKPOINT_CHAIN: { readonly edges: RegExp; readonly classes: RegExp } = {
+  edges: /^_checkpointerChainedPromise$/,
+  /** LangGraph's savers are all named `…Saver` (MemorySaver, SqliteSaver, PostgresSaver), subclasses too. */
+  classes: /^(PregelLoop|\w*Saver)$/,
+};

@@ -6,7 +6,8 @@
 // without AsyncContextFrame). A row that matches nothing fails here, with the snapshots it was tried on.
 // Rows are matched the way chain-labels.ts applies them: class rows on recognisedName (native holders
 // on native/synthetic nodes only; framework objects on instances, not on a class's prototype), async
-// resources on the nodes that actually hold a captured context, edge rows on edge names.
+// resources on the nodes that actually hold a captured context, edge rows on edge names. CHECKPOINT_CHAIN
+// (which backlogs get LangGraph's durability advice) is proven the same way.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +16,7 @@ import { HeapAnalysis } from '../../src/analysis/heap-analysis.js';
 import { BOOKKEEPING_HOLDERS } from '../../src/analysis/retainer-paths.js';
 import { recognisedName } from '../../src/diagnose/chain-labels.js';
 import {
-  ASYNC_CONTEXT_EDGES, ASYNC_RESOURCES, FRAMEWORK_EDGES, FRAMEWORK_OBJECTS, NATIVE_HOLDERS, PENDING_WORK,
+  ASYNC_CONTEXT_EDGES, ASYNC_RESOURCES, CHECKPOINT_CHAIN, FRAMEWORK_EDGES, FRAMEWORK_OBJECTS, NATIVE_HOLDERS, PENDING_WORK,
 } from '../../src/diagnose/recognisers.js';
 import { requireNodeBinary, type NodeMajor } from '../helpers/node-binaries.js';
 import { removeSnapshots, takeSnapshot } from '../helpers/take-snapshot.js';
@@ -154,6 +155,14 @@ describe('recogniser rows on real heaps', { concurrency: 1 }, () => {
 
   test('PENDING_WORK: each row names pending operations', (t) => {
     for (const row of PENDING_WORK) t.diagnostic(`${row.className}: ${provenIn(`PENDING_WORK ${row.className}`, (h) => anyOf(h.names, row.className)).join('; ')}`);
+  });
+
+  test('CHECKPOINT_CHAIN: the put chain\'s edge, the run loop and a saver', (t) => {
+    t.diagnostic(`edges ${CHECKPOINT_CHAIN.edges}: ${provenIn(`CHECKPOINT_CHAIN.edges ${CHECKPOINT_CHAIN.edges}`, (h) => anyOf(h.edges, CHECKPOINT_CHAIN.edges)).join('; ')}`);
+    for (const name of ['PregelLoop', 'SqliteSaver']) {
+      assert.match(name, CHECKPOINT_CHAIN.classes);
+      t.diagnostic(`${name}: ${provenIn(`CHECKPOINT_CHAIN.classes ${name}`, (h) => h.instances.has(name)).join('; ')}`);
+    }
   });
 
   test('FRAMEWORK_EDGES: each row names edges', (t) => {
