@@ -73,7 +73,7 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
       ...rates(Math.max(0, row.countDelta), input, n - 1),
       retainedSize: Math.max(...row.retainedSizes),
       chain: group?.chain ?? [],
-      fix: backlogFix(group?.chain ?? []),
+      fix: backlogFix(group?.chain ?? [], row.name),
       evidence: [
         `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: pending work, not kept objects`,
         drainText(drained),
@@ -82,6 +82,9 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
     };
   });
 }
+
+/** Hop classes that say nothing about which operation is pending. */
+const GENERIC_PENDING = /^\(system\)$|^Promise$|^system \/ /;
 
 /** Operations of this class that completed (were collected) between snapshots. */
 function completedBetween(diff: DiffResult, className: string): number {
@@ -100,7 +103,10 @@ export function throughPendingWork(diff: DiffResult, f: Finding): Finding {
   const hop = f.chain[at]!;
   const queue = pendingQueueOf(f.chain, at);
   const where = `${hop.node.className} @${hop.node.id}${queue ? ` in ${queue}` : ''}`;
-  const done = completedBetween(diff, hop.node.className);
+  // Completions are counted on the hop's class when it names the operation (a deferred's shape); a
+  // promise reaction's class is V8's `(system)`, collected all the time by everything: then on the
+  // finding's own class (held objects released when their operation completed).
+  const done = completedBetween(diff, GENERIC_PENDING.test(hop.node.className) ? f.className : hop.node.className);
   if (done === 0) {
     return { ...f, evidence: [...f.evidence, `held by pending work (${where}) none of which completed between snapshots: work that never completes is a leak (promises that never settle, a queue nobody serves)`] };
   }

@@ -6,8 +6,12 @@
 //   20/22:              store ←"<symbol kResourceStore>"— resource
 //   24 no-frame:        store ←"<symbol kResourceStore>"— Object ←"<symbol kAsyncLocalStorageContext>"— resource
 //   AsyncContextFrame:  store ←k+1— (array) ←"table"— AsyncContextFrame ←"<symbol kAsyncContextFrame>"— resource
+//   (a TCP handle, an Http2Session, a c-ares ChannelWrap hold the frame in internal field "2", a promise
+//   reaction in hidden "0": the holder is the resource when ASYNC_RESOURCES names it)
 // When only `(Global handles)` holds the frame (22 with the flag, sockets), the resource is not on the
 // chain: the neighbouring handle is named as the likely owner and the label is marked inferred.
+// Rows are matched against recognisedName: V8's hidden objects keep their own name (`system /
+// PromiseReaction`), since their class name is only `(system)`.
 
 import type { HeapAnalysis } from '../analysis/heap-analysis.js';
 import type { HopLabel } from '../analysis/chain-description.js';
@@ -18,6 +22,12 @@ import { describeFunction, describeTimer } from './timer-details.js';
 
 function edgeName(analysis: HeapAnalysis, edge: number): string {
   return edge < 0 ? '' : analysis.graph.edgeNameOf(edge);
+}
+
+/** The name recogniser rows match: the hop's name, or a hidden object's own V8 name. */
+export function recognisedName(analysis: HeapAnalysis, ordinal: number): string {
+  const graph = analysis.graph;
+  return graph.nodeType[ordinal] === graph.nodeTypes.hidden ? graph.nodeNameOf(ordinal) : hopName(analysis, ordinal);
 }
 
 export function resourceKind(className: string): string | undefined {
@@ -47,7 +57,9 @@ function matchStore(analysis: HeapAnalysis, chain: Chain, i: number): StoreMatch
   if (edgeName(analysis, table.edge) !== ASYNC_CONTEXT_EDGES.frameTable) return undefined;
   const keyOrdinal = findKeyBefore(analysis, table.ordinal, chain[i]!.edge);
   const frameHeldBy = edgeName(analysis, frame.edge);
-  if ((ASYNC_CONTEXT_EDGES.frame as readonly string[]).includes(frameHeldBy) && i + 3 < chain.length) {
+  const holder = i + 3 < chain.length ? chain[i + 3]!.ordinal : -1;
+  const bySymbol = (ASYNC_CONTEXT_EDGES.frame as readonly string[]).includes(frameHeldBy);
+  if (holder >= 0 && (bySymbol || resourceKind(recognisedName(analysis, holder)) !== undefined)) {
     return { store: i, resource: i + 3, keyOrdinal };
   }
   const owner = i + 3 < chain.length ? hopName(analysis, chain[i + 3]!.ordinal) : undefined;
@@ -76,7 +88,7 @@ function storeLabels(analysis: HeapAnalysis, chain: Chain, m: StoreMatch, labels
     return;
   }
   const resource = chain[m.resource]!.ordinal;
-  const name = hopName(analysis, resource);
+  const name = recognisedName(analysis, resource);
   const kind = resourceKind(name) ?? name;
   const timer = name === 'Timeout' ? describeTimer(analysis, resource) : undefined;
   labels[m.store] = {
@@ -102,7 +114,7 @@ export function labelChain(analysis: HeapAnalysis, chain: Chain): (HopLabel | un
     if (labels[i]) continue;
     const { ordinal, edge } = chain[i]!;
     const t = graph.nodeType[ordinal];
-    const name = hopName(analysis, ordinal);
+    const name = recognisedName(analysis, ordinal);
     const pending = PENDING_WORK.find((p) => p.className.test(name));
     if (pending) {
       labels[i] = { kind: 'pending-work', text: pending.text };

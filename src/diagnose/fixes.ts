@@ -3,6 +3,7 @@
 // container that holds it (a Map, an array, an EventEmitter's listeners, a closure).
 
 import type { ChainHop } from '../analysis/chain-description.js';
+import { CHECKPOINT_CHAIN } from './recognisers.js';
 
 function holderText(chain: readonly ChainHop[], index: number): string {
   const holder = chain[index];
@@ -108,13 +109,31 @@ export function pendingQueueOf(chain: readonly ChainHop[], at: number): string |
   return `${holder.node.className}${edge.type === 'element' ? `[${edge.name}]` : `.${edge.name}`} (@${holder.node.id})`;
 }
 
-/** The fix for growth held by pending work: names the queue when the chain shows it. */
-export function backlogFix(chain: readonly ChainHop[]): string {
-  const at = chain.findIndex((h) => h.label?.kind === 'pending-work');
-  if (at < 0) return BACKLOG_FIX;
-  const queue = pendingQueueOf(chain, at);
-  return `pending operations (${chain[at]!.node.className}${queue ? ` in ${queue}` : ''}) arrive faster than they complete, and each keeps its turn's objects alive until it does: ${BACKLOG_FIX.replace(/^work is queued[^:]*: /, '')}`;
+/** Whether the chain runs through LangGraph's checkpoint chain (recognisers.ts CHECKPOINT_CHAIN). */
+export function showsCheckpointChain(chain: readonly ChainHop[]): boolean {
+  return chain.some((h) => CHECKPOINT_CHAIN.classes.test(h.node.className) || (h.edge !== null && CHECKPOINT_CHAIN.edges.test(h.edge.name)));
 }
 
-export const BACKLOG_FIX =
-  'work is queued faster than it completes (pending promises/writes pile up): under LangGraph\'s default durability "async" a checkpoint saver slower than the graph builds a backlog — make the saver faster, bound concurrency, or use durability "sync" so each write completes before the next step';
+/**
+ * The fix for growth held by pending work: LangGraph's durability advice only when the chain shows its
+ * checkpoint chain; otherwise the generic backlog advice, naming the queue when the chain shows it (or
+ * the class that piles up when there is no chain).
+ */
+export function backlogFix(chain: readonly ChainHop[], className?: string): string {
+  const at = chain.findIndex((h) => h.label?.kind === 'pending-work');
+  const queue = at >= 0 ? pendingQueueOf(chain, at) : undefined;
+  const advice = showsCheckpointChain(chain) ? CHECKPOINT_ADVICE : genericAdvice(queue);
+  if (at >= 0) {
+    return `pending operations (${chain[at]!.node.className}${queue ? ` in ${queue}` : ''}) arrive faster than they complete, and each keeps its turn's objects alive until it does: ${advice}`;
+  }
+  const name = className ?? chain[0]?.node.className;
+  return `work${name ? ` (${name})` : ''} is queued faster than it completes (pending promises or writes pile up): ${advice}`;
+}
+
+const CHECKPOINT_ADVICE =
+  'LangGraph\'s checkpoint writes queue behind a saver slower than the graph (durability "async", the default) — make the saver faster, bound concurrency, or use durability "sync" so each write completes before the next step';
+
+function genericAdvice(queue: string | undefined): string {
+  const where = queue ?? 'the queue';
+  return `bound ${where} (reject or shed work past a limit), add consumers (more workers or connections), or apply backpressure (stop taking new work while it is full)`;
+}

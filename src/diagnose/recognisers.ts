@@ -1,5 +1,10 @@
 // What leakhunt recognises on a retainer chain, as data: new frameworks and new Node shapes are a row
 // here, not new code. Shapes measured on Node 20, 22 and 24 snapshots (see DESIGN.md, "Node facts").
+// Class rows are matched against chain-labels.ts' recognisedName: the class name, except for V8's hidden
+// objects, which keep their own name (`system / PromiseReaction`, where the class name is `(system)`).
+// Every row is proven on real snapshots of fixture programs by test/e2e/recognisers-real.test.ts; a row
+// nothing in those heaps matches fails it. Bookkeeping holders (never blamed as the holder) are the
+// analysis layer's BOOKKEEPING_HOLDERS (src/analysis/retainer-paths.ts).
 
 /** Edges by which an async resource holds the AsyncLocalStorage state it captured. */
 export const ASYNC_CONTEXT_EDGES = {
@@ -14,15 +19,20 @@ export const ASYNC_CONTEXT_EDGES = {
   storageClass: 'AsyncLocalStorage',
 } as const;
 
-/** Async resources by the class name of the hop that captured the context. */
+/**
+ * Async resources by the name of the hop that holds the captured context: the object that holds the store
+ * edge (20/22), the `kAsyncLocalStorageContext` object (24 without frames), or the AsyncContextFrame —
+ * by a named symbol (Timeout, Immediate, AsyncResource) or by an internal field (TCP, Http2Session and
+ * ChannelWrap: internal "2"; a promise reaction: hidden "0"), which is why this list decides it.
+ */
 export const ASYNC_RESOURCES: readonly { readonly className: RegExp; readonly kind: string }[] = [
   { className: /^Timeout$/, kind: 'timer (setTimeout/setInterval)' },
   { className: /^Immediate$/, kind: 'setImmediate' },
-  { className: /^(TCP|TCPWRAP|Socket|TLSSocket|Node \/ TCPSocketWrap|Node \/ TCPWrap)$/, kind: 'TCP socket' },
-  { className: /^(AsyncResource|EventEmitterReferencingAsyncResource|EventEmitterAsyncResource)$/, kind: 'AsyncResource' },
-  { className: /^(Promise|system \/ PromiseReaction|PromiseReaction)$/, kind: 'promise reaction' },
-  { className: /^(Http2Session|ClientHttp2Session|Http2Stream)$/, kind: 'HTTP/2 session' },
-  { className: /^(Channel|ChannelImplementation|Subchannel|InternalChannel)$/, kind: 'gRPC channel' },
+  { className: /^TCP$/, kind: 'TCP socket' },
+  { className: /^(AsyncResource|EventEmitterReferencingAsyncResource)$/, kind: 'AsyncResource' },
+  { className: /^(Promise|system \/ PromiseReaction)$/, kind: 'promise reaction' },
+  { className: /^Http2Session$/, kind: 'HTTP/2 session' },
+  { className: /^ChannelWrap$/, kind: 'DNS resolver (c-ares channel)' },
 ];
 
 /** Native (embedder) holders: Node's C++ objects and V8's handle tables. */
@@ -30,26 +40,21 @@ export const NATIVE_HOLDERS: readonly { readonly name: RegExp; readonly text: st
   { name: /^Node \/ TCP(Socket)?Wrap$/, text: 'held by native code (TCP socket wrap)' },
   { name: /^Node \/ (TLSWrap|TLSSocket)$/, text: 'held by native code (TLS socket wrap)' },
   { name: /^Node \/ (PipeWrap|PipeSocketWrap)$/, text: 'held by native code (pipe wrap)' },
-  { name: /^Node \/ (Timers?Wrap|TimerWrapHandle)$/, text: 'held by native code (timer handle)' },
   { name: /^Node \/ (Environment|PrincipalRealm|BaseObjectList)$/, text: 'Node environment (native roots of every handle)' },
   { name: /^\(Global handles\)$/, text: 'held by a V8 global handle (native code keeps it alive)' },
   { name: /^Node \/ /, text: 'held by native code' },
 ];
 
-/** Bookkeeping that lists objects without holding them: never the holder. */
-export const BOOKKEEPING: readonly RegExp[] = [/^Node \/ CleanupQueue$/];
-
 /** Agent-framework objects, by class name; `few` marks objects a process should have a handful of. */
 export const FRAMEWORK_OBJECTS: readonly { readonly className: RegExp; readonly text: string; readonly few: boolean }[] = [
   { className: /^CompiledStateGraph$/, text: 'LangGraph compiled graph', few: true },
   { className: /^StateGraph$/, text: 'LangGraph graph builder', few: true },
-  { className: /^Pregel$/, text: 'LangGraph Pregel runtime', few: true },
   { className: /^PregelLoop$/, text: 'LangGraph run loop (one per invocation; holds the state and the checkpointer promises)', few: false },
   { className: /^RunTree$/, text: 'LangSmith run tree (a traced run: name, run type, inputs, child_runs)', few: false },
   { className: /^LangChainTracer$/, text: 'LangChain tracer (keeps runs in its run map until they end)', few: true },
   { className: /^(CallbackManager|CallbackManagerForChainRun|CallbackManagerForLLMRun)$/, text: 'LangChain callback manager', few: false },
   { className: /^(Client)$/, text: 'client', few: true },
-  { className: /^(MemorySaver|SqliteSaver|PostgresSaver|BaseCheckpointSaver)$/, text: 'LangGraph checkpointer', few: true },
+  { className: /^SqliteSaver$/, text: 'LangGraph checkpointer', few: true },
   { className: /^(InternalChannel|ChannelImplementation|Subchannel|ChannelSubchannelWrapper)$/, text: 'gRPC channel internals (timers, sockets)', few: true },
   { className: /^(ChannelCredentials|Http2Session|ClientHttp2Session|Agent)$/, text: 'network client internals', few: true },
 ];
@@ -62,12 +67,23 @@ export const FRAMEWORK_OBJECTS: readonly { readonly className: RegExp; readonly 
  */
 export const PENDING_WORK: readonly { readonly className: RegExp; readonly text: string }[] = [
   { className: /^\{(?=.*\bresolve\b)(?=.*\breject\b).*\}$/, text: 'a pending operation (its resolve/reject not called yet): released when the operation completes' },
-  { className: /^(system \/ )?PromiseReaction$/, text: 'a reaction of a promise that has not settled: released when it settles' },
+  { className: /^system \/ PromiseReaction$/, text: 'a reaction of a promise that has not settled: released when it settles' },
 ];
 
 /** Edges that identify a framework structure whatever the holder's class. */
 export const FRAMEWORK_EDGES: readonly { readonly name: RegExp; readonly text: string }[] = [
-  { name: /^Symbol\(lc:child_config\)$/, text: 'RunnableConfig of the run (callbacks, configurable → compiled graph)' },
+  { name: /^<symbol lc:child_config>$/, text: 'RunnableConfig of the run (callbacks, configurable → compiled graph)' },
   { name: /^runMap$/, text: 'tracer run map' },
   { name: /^(child_runs|inputs)$/, text: 'run tree contents' },
 ];
+
+/**
+ * LangGraph's checkpoint chain on a retainer chain: a run loop's put chain (`PregelLoop` holds
+ * `_checkpointerChainedPromise`) or a checkpoint saver. Only a backlog held through these is LangGraph's
+ * durability "async" backlog; any other backlog gets the generic advice (fixes.ts).
+ */
+export const CHECKPOINT_CHAIN: { readonly edges: RegExp; readonly classes: RegExp } = {
+  edges: /^_checkpointerChainedPromise$/,
+  /** LangGraph's savers are all named `…Saver` (MemorySaver, SqliteSaver, PostgresSaver), subclasses too. */
+  classes: /^(PregelLoop|\w*Saver)$/,
+};

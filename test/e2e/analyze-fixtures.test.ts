@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { takeSnapshot, removeSnapshots } from '../helpers/take-snapshot.js';
-import { nodeBinaryInfo, type NodeMajor } from '../helpers/node-binaries.js';
+import { requireNodeBinary, type NodeMajor } from '../helpers/node-binaries.js';
 import { runCli } from '../helpers/cli.js';
 
 const shapes: [NodeMajor, string[], RegExp][] = [
@@ -14,12 +14,8 @@ const shapes: [NodeMajor, string[], RegExp][] = [
 ];
 
 for (const [node, nodeArgs, signature] of shapes) {
-  test(`analyze flags AsyncLocalStorage stores held by timers (Node ${node} ${nodeArgs.join(' ')})`, async (t) => {
-    const info = nodeBinaryInfo(node);
-    if (!info.path) {
-      t.skip(`no Node ${node} binary: ${info.reason}`);
-      return;
-    }
+  test(`analyze flags AsyncLocalStorage stores held by timers (Node ${node} ${nodeArgs.join(' ')})`, async () => {
+    requireNodeBinary(node);
     const file = await takeSnapshot('als-timer', { node, nodeArgs, requests: 60 });
     try {
       const r = await runCli(['analyze', file, '--json']);

@@ -9,6 +9,8 @@
 // Why not the `node` package or plain devDependencies: both link `node_modules/.bin/node`, which then
 // shadows the machine's node in every npm script (`npm test` would silently run on 22), and they add
 // ~375 MB to every `npm ci`. Every answer is checked by running the binary once.
+// Tests call `requireNodeBinary(major)`: a major that cannot be had is a test failure with the reason,
+// never a skip. `scripts/fetch-node-binaries.js` fills the cache ahead of `npm test` (CI: .ci/run).
 
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -28,7 +30,7 @@ export interface NodeBinaryInfo {
   /** `process.version` of that binary, e.g. `v22.23.5`. */
   readonly version?: string;
   readonly source?: 'running' | 'env' | 'installed' | 'cache' | 'fetched';
-  /** Why there is no binary (printed by tests that skip). */
+  /** Why there is no binary (the message of the failure requireNodeBinary throws). */
   readonly reason?: string;
 }
 
@@ -63,6 +65,20 @@ const known = new Map<NodeMajor, NodeBinaryInfo>();
 export function nodeBinary(major: NodeMajor): string | undefined {
   return nodeBinaryInfo(major).path;
 }
+
+/** The binary of this major with its version; throws (failing the test that asked) with the reason when none can be had. */
+export function requireNodeBinary(major: NodeMajor): NodeBinaryInfo & { readonly path: string; readonly version: string } {
+  const info = nodeBinaryInfo(major);
+  if (info.path === undefined || info.version === undefined) {
+    throw new Error(`no Node ${major} binary: ${info.reason ?? 'not found'} (fetch it with \`node scripts/fetch-node-binaries.js\`, or set LEAKHUNT_NODE${major})`);
+  }
+  return info as NodeBinaryInfo & { readonly path: string; readonly version: string };
+}
+
+/** The pinned version fetched for each major (scripts/fetch-node-binaries.js prints them). */
+export const PINNED_VERSIONS: Readonly<Record<NodeMajor, string>> = {
+  20: PINNED[20].version, 22: PINNED[22].version, 24: PINNED[24].version,
+};
 
 export function nodeBinaryInfo(major: NodeMajor): NodeBinaryInfo {
   let info = known.get(major);

@@ -1,16 +1,16 @@
 // assertNoLeak under `node --test` in a child process, as a user runs it, on Node 22 and 24 (Node 20
 // runs every other test of this folder in-process). The AsyncLocalStorage store is held differently:
 // kResourceStore on 20/22, an AsyncContextFrame on 24. Node 22/24 binaries come from
-// test/helpers/node-binaries.ts; without one the test is skipped with the reason.
+// test/helpers/node-binaries.ts; without one the test fails with the reason.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nodeBinaryInfo, type NodeMajor } from '../helpers/node-binaries.js';
+import { requireNodeBinary, type NodeMajor } from '../helpers/node-binaries.js';
 import { runRunner } from './spawn-runner.js';
 
 for (const major of [22, 24] as NodeMajor[]) {
-  const info = nodeBinaryInfo(major);
-  test(`node ${major} --test: a clean function passes, the ALS timer leak names the store and the Timeout`, { skip: info.path ? false : `no Node ${major}: ${info.reason}` }, async (t) => {
+  test(`node ${major} --test: a clean function passes, the ALS timer leak names the store and the Timeout`, async (t) => {
+    const info = requireNodeBinary(major);
     const run = await runRunner(
       ['--test', '--test-reporter=tap', 'test/runners/assert-no-leak.node-test.mjs'],
       {},

@@ -9,9 +9,10 @@ import { assertCleanPassesLeakFails, runnerScript, runRunner } from './spawn-run
 const vitest = runnerScript('vitest');
 
 for (const [pool, thread] of [['threads', 'worker'], ['forks', 'main']] as const) {
-  test(`vitest --pool ${pool}: a clean function passes, a leak fails with its class and chain`, { skip: vitest.reason ?? false }, async (t) => {
+  test(`vitest --pool ${pool}: a clean function passes, a leak fails with its class and chain`, async (t) => {
+    assert.ok(vitest.path, vitest.reason);
     const run = await runRunner(
-      [vitest.path!, 'run', '--config', 'test/runners/vitest.config.mjs', '--root', '.', '--pool', pool],
+      [vitest.path, 'run', '--config', 'test/runners/vitest.config.mjs', '--root', '.', '--pool', pool],
       { LEAKHUNT_EXPECT_THREAD: thread },
       (file) => ['--reporter', 'json', '--outputFile', file],
     );

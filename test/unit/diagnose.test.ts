@@ -80,6 +80,9 @@ test('backlog: pending work replaced between snapshots, and whether it drains (d
   const draining = diagnose({ diff: diffOf([row('PendingWrite', [20, 400, 50], [20, 390], 2000)]) });
   assert.equal(draining.verdict, 'backlog');
   assert.equal(draining.findings[0]!.drained, true);
+  // No chain shows LangGraph's checkpoint chain: the generic advice, naming the class.
+  assert.match(draining.findings[0]!.fix, /PendingWrite/);
+  assert.doesNotMatch(draining.findings[0]!.fix, /durability/);
   const rising = diagnose({ diff: diffOf([row('PendingWrite', [20, 200, 400], [20, 190], 2000)]) });
   assert.equal(rising.verdict, 'backlog');
   assert.equal(rising.findings[0]!.drained, false);
@@ -237,4 +240,15 @@ test('native from attach: RSS steps across the snapshots\' pauses are taken out 
   assert.equal(grows.verdict, 'native');
   // Without the pauses, a timeline that spans snapshots never gives native.
   assert.notEqual(diagnose({ diff: flat, timelineHasSnapshots: true, samples: samples((m) => ({ rss: 200e6 + m * 3e6 })) }).verdict, 'native');
+});
+
+test('held by a reaction of a promise that never settles: a leak, whatever else the process collects', () => {
+  const g = pendingGroup('Session', [0, 100, 200], 40_000);
+  const [object, , ...rest] = g.chain;
+  const reaction = { node: { id: 60, name: 'system / PromiseReaction', type: 'hidden', className: '(system)' }, edge: { type: 'internal', name: 'reactions_or_result' }, selfSize: 32, retainedSize: 500, label: { kind: 'pending-work' as const, text: 'a reaction of a promise that has not settled' } };
+  const chain = [object!, reaction, ...rest];
+  // (system) objects come and go all the time; the Sessions held never do.
+  const d = diagnose({ diff: diffOf([row('Session', [10, 110, 210]), row('(system)', [5000, 5100, 5200], [900, 950])], [{ ...g, chain }]) });
+  assert.equal(d.verdict, 'leak');
+  assert.equal(d.findings[0]!.kind, 'leak');
 });

@@ -1,10 +1,11 @@
 // Which change the fix suggests, from the chain: the AsyncLocalStorage store and the resource that
-// captured it, unless a collection nearer to the object is what accumulates, or the resource is short-lived.
+// captured it, unless a collection nearer to the object is what accumulates, or the resource is short-lived;
+// for a backlog, LangGraph's durability advice only through its checkpoint chain, else the generic advice.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChainHop, HopLabel } from '../../src/analysis/chain-description.js';
-import { suggestFix } from '../../src/diagnose/fixes.js';
+import { backlogFix, suggestFix } from '../../src/diagnose/fixes.js';
 
 let nextId = 100;
 function hop(className: string, edge: [type: string, name: string] | null, retainedSize: number, label?: HopLabel, type = 'object'): ChainHop {
@@ -58,4 +59,55 @@ test('a store captured by a pending setImmediate is not what lasts', () => {
   const fix = suggestFix('Session', chain);
   assert.doesNotMatch(fix, /AsyncLocalStorage/);
   assert.match(fix, /pushed into the array "sessions"/);
+});
+
+// Backlogs: LangGraph's durability advice only when the chain shows its checkpoint chain.
+const pending: HopLabel = { kind: 'pending-work', text: 'a pending operation' };
+
+test('a backlog through LangGraph\'s checkpoint chain: the durability advice', () => {
+  // {config, checkpoint, metadata, newVersions} ← input (context) ← then-callback ← reaction ← Promise ← PregelLoop._checkpointerChainedPromise
+  const chain = [
+    hop('{config, checkpoint, metadata, newVersions}', ['context', 'input'], 4_000),
+    hop('system / Context', ['internal', 'context'], 4_100),
+    hop('Function', ['hidden', '1'], 4_200, undefined, 'closure'),
+    hop('(system)', ['internal', 'reactions_or_result'], 4_300, pending, 'hidden'),
+    hop('Promise', ['property', '_checkpointerChainedPromise'], 4_400),
+    hop('PregelLoop', ['element', '3'], 90_000),
+    hop('(root)', null, 1e7, undefined, 'synthetic'),
+  ];
+  const fix = backlogFix(chain);
+  assert.match(fix, /durability "sync"/);
+  assert.doesNotMatch(fix, /add consumers/);
+});
+
+test('a backlog through a saver\'s own queue: the durability advice too', () => {
+  const chain = [
+    hop('{operation, resolve, reject}', ['element', '7'], 500, pending),
+    hop('Array', ['property', 'waiting'], 9_000),
+    hop('SlowConnectionPool', ['property', 'pool'], 9_100),
+    hop('SlowSqliteSaver', ['property', 'checkpointer'], 9_200),
+    hop('(root)', null, 1e7, undefined, 'synthetic'),
+  ];
+  assert.match(backlogFix(chain), /pending operations \(\{operation, resolve, reject\} in SlowConnectionPool\.waiting \(@\d+\)\).*durability "sync"/);
+});
+
+test('any other backlog: bound the queue, add consumers, apply backpressure — naming the queue', () => {
+  const chain = [
+    hop('Job', ['property', 'job'], 300),
+    hop('{job, resolve, reject}', ['element', '12'], 400, pending),
+    hop('Array', ['property', 'waiting'], 50_000),
+    hop('WorkerPool', ['property', 'pool'], 51_000),
+    hop('(root)', null, 1e7, undefined, 'synthetic'),
+  ];
+  const fix = backlogFix(chain);
+  const pool = chain[3]!.node.id;
+  assert.match(fix, new RegExp(`bound WorkerPool\\.waiting \\(@${pool}\\) \\(reject or shed work past a limit\\), add consumers .*, or apply backpressure`));
+  assert.doesNotMatch(fix, /durability|LangGraph|saver/);
+});
+
+test('a backlog without a chain: the generic advice, naming the class', () => {
+  const fix = backlogFix([], 'PendingWrite');
+  assert.match(fix, /^work \(PendingWrite\) is queued faster than it completes/);
+  assert.match(fix, /bound the queue .*add consumers .*apply backpressure/);
+  assert.doesNotMatch(fix, /durability/);
 });

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseSnapshotFile } from '../../src/snapshot/parse.js';
 import type { HeapGraph } from '../../src/snapshot/heap-graph.js';
-import { nodeBinaryInfo, type NodeMajor } from '../helpers/node-binaries.js';
+import { requireNodeBinary, type NodeMajor } from '../helpers/node-binaries.js';
 import { removeSnapshots, storedSnapshot, takeSnapshot } from '../helpers/take-snapshot.js';
 
 interface OracleNode {
@@ -159,12 +159,7 @@ const MAJORS: NodeMajor[] = [20, 22, 24];
 for (const fixture of FIXTURES) {
   for (const major of MAJORS) {
     test(`${fixture}.cjs under Node ${major}: parser equals heapsnapshot-parser`, { timeout: 120_000 }, async (t) => {
-      const info = nodeBinaryInfo(major);
-      if (info.path === undefined) {
-        t.diagnostic(`skipped: no Node ${major} binary (${info.reason})`);
-        t.skip(`no Node ${major} binary: ${info.reason}`);
-        return;
-      }
+      const info = requireNodeBinary(major);
       const path = await takeSnapshot(fixture, { node: major, requests: 200 });
       try {
         t.diagnostic(`${info.version}: ${await compareWithOracle(path, `${fixture} ${info.version}`)}`);

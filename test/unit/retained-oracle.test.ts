@@ -34,7 +34,7 @@ import {
   analyzeHeap, buildDominatorTree, computeClassRetainedSizes, computeDominators, computeRetainedSizes,
   EDGE_RETAINS, type ClassIndex, type DominatorTree, type HeapAnalysis,
 } from '../../src/analysis/index.js';
-import { nodeBinaryInfo, type NodeMajor } from '../helpers/node-binaries.js';
+import { requireNodeBinary, type NodeMajor } from '../helpers/node-binaries.js';
 import { removeSnapshots, storedSnapshot, takeSnapshot } from '../helpers/take-snapshot.js';
 
 interface VscodeClassGroup { name(): string; children_len: number; self_size: bigint; retained_size: bigint; free(): void }
@@ -550,12 +550,7 @@ const CASES: { fixture: string; major: NodeMajor }[] = [
 
 for (const { fixture, major } of CASES) {
   test(`${fixture}.cjs under Node ${major}: retained sizes against @vscode/v8-heap-parser`, { timeout: 120_000 }, async (t) => {
-    const info = nodeBinaryInfo(major);
-    if (info.path === undefined) {
-      t.diagnostic(`skipped: no Node ${major} binary (${info.reason})`);
-      t.skip(`no Node ${major} binary: ${info.reason}`);
-      return;
-    }
+    const info = requireNodeBinary(major);
     const path = await takeSnapshot(fixture, { node: major, requests: 200 });
     try {
       await compareRetained(t, path, `${fixture} ${info.version}`);
