@@ -35,7 +35,7 @@ export function describeEvidence(decision: ProcessDecision): string {
   switch (decision.by) {
     case 'ids': return 'object ids that line up';
     case 'metadata': return decision.origins.every((o) => o?.startTicks !== undefined)
-      ? 'the process start recorded beside each snapshot (pid, start time, boot id)'
+      ? 'the process start recorded beside each snapshot: pid, start time, boot id'
       : 'the pid recorded beside each snapshot';
     case 'file-names': return 'the pid in the file names';
     case 'none': return 'nothing (no ids that line up, nothing recorded beside the files)';

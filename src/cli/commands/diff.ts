@@ -104,6 +104,9 @@ Examples:
       const diagnosis = diagnose({ diff: result, ...(unitCount ? { unitCount } : {}) });
       const gates = evaluateGates(result, limits);
       if (format !== 'text') for (const w of result.warnings) warn(w);
+      if (result.mode === 'classes') {
+        process.stderr.write('leakhunt: hint: if these are instances of one service (or one process), --across-processes compares them by retainer path\n');
+      }
       const json = { ...result, verdict: diagnosis.verdict, evidence: diagnosis.evidence, findings: diagnosis.findings, gates };
       await writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
