@@ -1,10 +1,11 @@
 // One snapshot reduced to live objects per retainer-path signature, for series whose object ids do not
 // line up (one process across inspector sessions, or two instances of one service): signatures are ids
-// of one graph (path-signatures.ts), so each is turned into its text once per snapshot and the text into
-// a series-wide id (SignatureTexts), and counts compare by that.
+// of one graph (path-signatures.ts), so each is turned into a text once per snapshot — its comparison
+// key (signature-keys.ts: the path up to its first shared holder), read off its first member — and the
+// text into a series-wide id (SignatureTexts), and counts compare by that.
 //
 // Cost: one memoised PathSignatures.signatureOf per counted reachable object (no string per object),
-// then one text per distinct signature. What is kept per snapshot is two Float64Arrays over the series'
+// then one key per distinct signature. What is kept per snapshot is two Float64Arrays over the series'
 // signatures; the newest snapshot also keeps its SignatureIndex, to find the members of a signature there.
 // Counted objects are those the class summary counts (DevTools' self size > 0), when reachable: an
 // unreachable object has no path, so no signature.
@@ -12,6 +13,7 @@
 import type { HeapAnalysis } from '../heap-analysis.js';
 import { PathSignatures } from '../path-signatures.js';
 import { RetainerPaths } from '../retainer-paths.js';
+import { comparisonKey } from './signature-keys.js';
 
 /** Signature texts interned across every snapshot of a series, so ids compare between snapshots. */
 export class SignatureTexts {
@@ -50,6 +52,7 @@ export function countBySignature(analysis: HeapAnalysis, texts: SignatureTexts):
   const signatures = new PathSignatures(analysis, paths);
   let localCount: Float64Array = new Float64Array(4096);
   let localSize: Float64Array = new Float64Array(4096);
+  let firstMember: Int32Array = new Int32Array(4096);
   let localEnd = 0;
   for (let n = 0; n < nodeCount; n++) {
     const self = selfSizes[n]!;
@@ -59,15 +62,17 @@ export function countBySignature(analysis: HeapAnalysis, texts: SignatureTexts):
     if (s >= localCount.length) {
       localCount = grow(localCount, s);
       localSize = grow(localSize, s);
+      firstMember = grow(firstMember, s);
     }
+    if (localCount[s] === 0) firstMember[s] = n;
     localCount[s]!++;
     localSize[s]! += self;
     if (s >= localEnd) localEnd = s + 1;
   }
-  // Texts of the signatures that hold objects; two graph signatures can share a text (a chain cut at
-  // PathSignatures' hop limit), and then add up.
+  // Keys of the signatures that hold objects; graph signatures that differ only above the cut share a
+  // key, and then add up.
   const seriesOf = new Int32Array(localEnd).fill(-1);
-  for (let s = 0; s < localEnd; s++) if (localCount[s]! > 0) seriesOf[s] = texts.idOf(signatures.text(s));
+  for (let s = 0; s < localEnd; s++) if (localCount[s]! > 0) seriesOf[s] = texts.idOf(comparisonKey(analysis, paths, firstMember[s]!));
   const count = new Float64Array(texts.texts.length);
   const size = new Float64Array(texts.texts.length);
   for (let s = 0; s < localEnd; s++) {
@@ -86,10 +91,10 @@ export function seriesSignatureOf(index: SignatureIndex, ordinal: number): numbe
   return s < 0 || s >= index.seriesOf.length ? -1 : index.seriesOf[s]!;
 }
 
-function grow(array: Float64Array, index: number): Float64Array {
+function grow<T extends Float64Array | Int32Array>(array: T, index: number): T {
   let length = array.length;
   while (length <= index) length *= 2;
-  const out = new Float64Array(length);
+  const out = new (array.constructor as new (length: number) => T)(length);
   out.set(array);
   return out;
 }
