@@ -10,7 +10,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DiffResult } from '../../src/analysis/diff/diff-series.js';
@@ -96,6 +96,15 @@ test('one process, three `leakhunt snapshot` sessions: one process by its record
     const text = await runCli(['diff', ...files, '--no-progress']);
     assert.match(text.stdout, /^snapshots +3, one process \(by what was recorded beside each file\) across inspector sessions, compared by retainer path and class/m);
     assert.match(text.stdout, /^1\. CacheEntry: [\d,]+ → [\d,]+ → [\d,]+ alive \(\+[\d,]+, .*grew in every interval/m);
+
+    // JSON of an older leakhunt (the pid only): the ids show the need once all are read, and the series
+    // is read again for its signatures; the answer is the same.
+    files.forEach((f, i) => writeFileSync(f.replace(/\.heapsnapshot$/, '.json'), JSON.stringify({ pid: metas[i]!.pid, nodeVersion: metas[i]!.nodeVersion })));
+    const again = (await diffJson(files)).out;
+    assert.equal(again.mode, 'signatures');
+    assert.deepEqual({ same: again.process.same, by: again.process.by }, { same: true, by: 'metadata' });
+    assert.deepEqual(again.signatures!.groups[0]!.counts, group.counts);
+    assert.equal(again.signatures!.groups[0]!.signature, group.signature);
   } finally {
     await target.stop();
     rmSync(dir, { recursive: true, force: true });
