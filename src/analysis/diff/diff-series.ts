@@ -219,8 +219,7 @@ interface Kept {
 /** By the times recorded beside the files, when every one has one; else as given. */
 function inTimeOrder(reduced: readonly Reduced[]): readonly Reduced[] {
   if (!reduced.every((r) => r.origin?.takenAt !== undefined)) return reduced;
-  const keys = new Set(reduced.map((r) => `${r.origin!.source}`));
-  if (keys.size > 1) return reduced; // ISO times and file-name stamps do not compare
+  if (new Set(reduced.map((r) => r.origin!.source)).size > 1) return reduced; // ISO times and file-name stamps do not compare
   return [...reduced].sort((a, b) => (a.origin!.takenAt! < b.origin!.takenAt! ? -1 : a.origin!.takenAt! > b.origin!.takenAt! ? 1 : 0));
 }
 
