@@ -11,7 +11,7 @@ import { readCounter } from './counter.js';
 import { MemorySampler, type MemorySample } from './memory-sampler.js';
 import { exitsWithin } from './proc-status.js';
 import type { MemoryUsage, TargetSession } from './session.js';
-import { SnapshotFileWriter, writePrivateJson } from './snapshot-file.js';
+import { processFieldsOf, SnapshotFileWriter, writePrivateJson } from './snapshot-file.js';
 import { waitForNext, type WaitProgress } from './wait-next.js';
 
 export type SnapshotPhase = 'gc' | 'generating' | 'writing';
@@ -99,10 +99,11 @@ export function metaPathOf(snapshotPath: string): string {
  * One snapshot to `path`: GC, memoryUsage, snapshot streamed through a partial file. Returns undefined
  * when the signal fired meanwhile (the target still finishes its snapshot, which cannot be cancelled;
  * the chunks are dropped and the partial file is gone). Throws ConnectionClosedError if the target went away.
+ * `localPid`: the target's pid on this machine (not behind a port-forward), for its start time in the JSON.
  */
 export async function captureSnapshot(
   session: TargetSession, path: string, index: number, signal: AbortSignal | undefined, events: SnapshotEvents = {},
-  readCounterValue?: () => Promise<number | undefined>,
+  readCounterValue?: () => Promise<number | undefined>, localPid?: number,
 ): Promise<CapturedSnapshot | undefined> {
   const writer = SnapshotFileWriter.create(path);
   const onAbort = (): void => writer.discard();
@@ -159,7 +160,7 @@ export async function captureSnapshot(
     ...(memoryUsage ? { memoryUsage } : {}),
     ...(counter === undefined ? {} : { counter }),
   };
-  writePrivateJson(metaFile, { pid: session.info.pid, nodeVersion: session.info.nodeVersion, ...snapshot });
+  writePrivateJson(metaFile, { pid: session.info.pid, nodeVersion: session.info.nodeVersion, ...processFieldsOf(session, localPid), ...snapshot });
   return snapshot;
 }
 
@@ -219,7 +220,7 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
         : undefined;
       let snapshot: CapturedSnapshot | undefined;
       try {
-        snapshot = await captureSnapshot(session, path, index, signal, events, readCounterValue);
+        snapshot = await captureSnapshot(session, path, index, signal, events, readCounterValue, options.pid);
       } catch (err) {
         if (!(err instanceof ConnectionClosedError)) throw err;
         targetExited = true;

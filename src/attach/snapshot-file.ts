@@ -1,10 +1,13 @@
 // Snapshot files on disk: chunks written synchronously, as they arrive, to `<file>.partial` (mode 0600:
 // a heap holds every prompt and key of the process), renamed into place when complete and removed when
-// not, so a `.heapsnapshot` file is always whole. Plus the small JSON written beside each snapshot and
-// the private output directory (0700).
+// not, so a `.heapsnapshot` file is always whole. Plus the small JSON written beside each snapshot (and
+// the fields in it that name the process and the inspector session) and the private output directory (0700).
 
 import { UsageError } from '../errors.js';
+import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { readProcessStart, type ProcessStart } from './process-start.js';
+import type { TargetSession } from './session.js';
 
 export class SnapshotFileWriter {
   readonly path: string;
@@ -60,6 +63,26 @@ export class SnapshotFileWriter {
     }
     rmSync(this.partialPath, { force: true });
   }
+}
+
+/** The fields of a snapshot's JSON that say which process and which inspector session it came from. */
+export interface ProcessFields extends Partial<ProcessStart> {
+  /** A random name per inspector session: V8 numbers objects afresh once a session ends. */
+  readonly session: string;
+}
+
+const sessionNames = new WeakMap<TargetSession, string>();
+
+/**
+ * With `localPid` (the target's pid on this machine; not known behind a port-forward), when that
+ * process started (process-start.ts): with the pid, which process this was for good. Read by
+ * src/analysis/diff/snapshot-origin.ts, which decides from them how `leakhunt diff` compares a series.
+ */
+export function processFieldsOf(session: TargetSession, localPid?: number): ProcessFields {
+  let name = sessionNames.get(session);
+  if (name === undefined) sessionNames.set(session, (name = randomUUID()));
+  const start = localPid === undefined ? undefined : readProcessStart(localPid);
+  return { ...start, session: name };
 }
 
 /** Writes small JSON beside a snapshot, owner-only, through a temporary name. */

@@ -19,6 +19,7 @@ import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import { backlogFindings, drainingWork, throughPendingWork } from './backlog-findings.js';
 import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
+import { signatureGrowthFindings } from './signature-growth.js';
 import { growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
 import { describeTrend, summarizeTrend, type MemorySample, type MemoryTrend, type Pause } from './memory-trend.js';
 
@@ -139,7 +140,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const grows = memory?.growing.includes('heap') ? 'heap' : memory?.growing.includes('external') ? 'external'
     : nativeCounts && (memory?.growing.includes('native') || memory?.growing.includes('rss')) ? 'native' : undefined;
 
-  const growth = diff.sameProcess ? growthFindings(ctx) : [];
+  // Without ids (one process across inspector sessions, instances of one service): live counts per path.
+  const growth = diff.mode === 'signatures'
+    ? signatureGrowthFindings(diff, { work, significance: sig, ...(input.elapsedMs ? { elapsedMs: input.elapsedMs } : {}), ...(input.unitCount ? { unitCount: input.unitCount } : {}) })
+    : diff.sameProcess ? growthFindings(ctx) : [];
   const classified = growth.map((f) => throughPendingWork(diff, f));
   const kept = classified.filter((f) => f.kind !== 'backlog');
   const held = classified.filter((f) => f.kind === 'backlog');
@@ -173,7 +177,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     const draining = diff.sameProcess ? drainingWork(diff, sig) : undefined;
     evidence.push(draining ?? smallSteadyGrowth(diff, sig) ?? (diff.sameProcess
       ? `no group of objects was added in every interval in proportion to the work and kept (a group must retain ${kib(sig.floorBytes)}: ${floorReason(sig)})`
-      : 'snapshots of different processes: only class totals compared, no growth found in them'));
+      : diff.mode === 'signatures'
+        ? 'compared by retainer path (the object ids do not line up): no path\'s live count grew with the work in every interval beyond the floor'
+        : 'snapshots of different processes: only class totals compared, no growth found in them'));
   }
   if (memoryText && verdict !== 'external' && verdict !== 'native') {
     evidence.push(nativeCounts ? memoryText : `${memoryText} (RSS includes what each heap snapshot leaves behind in the target)`);

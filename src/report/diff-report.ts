@@ -1,7 +1,8 @@
-// `leakhunt diff` as a report document: the series, the classes that grew, the survivor groups with
-// one chain each, the warnings and the gates.
+// `leakhunt diff` as a report document: the series and how it was compared, the classes that grew, the
+// survivor groups (ids mode) or the growing retainer paths (signatures mode) with one chain each, the
+// warnings and the gates.
 
-import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
+import type { ClassDiffRow, DiffResult, SignatureGroup, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import type { GateResult } from '../diagnose/gates.js';
 import type { Diagnosis } from '../diagnose/diagnose.js';
 import { diagnosisBlocks } from './diagnosis-report.js';
@@ -57,6 +58,30 @@ function groupBlocks(group: SurvivorGroup, rank: number, intervals: number, chai
   ];
 }
 
+function signatureBlocks(group: SignatureGroup, rank: number, chainShown: boolean): Block[] {
+  const every = group.grewEveryInterval === true ? ', grew in every interval' : '';
+  return [
+    {
+      kind: 'lines',
+      lines: [
+        `${rank}. ${group.className}: ${seriesText(group.counts, formatCount)} alive (${formatCountDelta(group.countDelta)}, ${formatBytesDelta(group.sizeDelta)} self${every}; together they retain ${formatBytes(group.retainedSize)} in the last snapshot)`,
+        `   path: ${group.signature}`,
+      ],
+    },
+    ...(chainShown ? [] : [{ kind: 'code', lines: chainLines(group.chain, '   ') } as const]),
+  ];
+}
+
+/** What the header says about the series: one process or not, and how it was compared. */
+function seriesNote(result: DiffResult): string {
+  if (result.mode === 'ids') return ', one process';
+  if (result.mode === 'classes') return ', different processes (class comparison only)';
+  const how = 'compared by retainer path and class: objects not matched by id';
+  if (!result.process.same) return `, different processes, ${how}`;
+  if (result.process.by === 'ids') return `, one process, ${how} (as asked)`;
+  return `, one process (${result.process.by === 'metadata' ? 'by what was recorded beside each file' : 'by the pid in the file names'}) across inspector sessions, ${how}`;
+}
+
 function gateBlock(gates: readonly GateResult[]): Block {
   return {
     kind: 'lines',
@@ -78,7 +103,7 @@ export function buildDiffDocument(
     {
       kind: 'fields',
       rows: [
-        ['snapshots', `${snapshots.length}${result.sameProcess ? ', one process' : ', different processes (class comparison only)'}`],
+        ['snapshots', `${snapshots.length}${seriesNote(result)}`],
         ...(last.nodeVersion ? [['node', last.nodeVersion] as const] : []),
         ['live size', `${formatBytes(first.totalSize)} → ${formatBytes(last.totalSize)} (${formatBytesDelta(result.growth)}${intervals > 1 ? `, ${formatBytesDelta(result.growth / intervals)} per interval` : ''})`],
         ['objects', seriesText(snapshots.map((s) => s.nodeCount), formatCount)],
@@ -100,6 +125,17 @@ export function buildDiffDocument(
     const shown = new Set(diagnosis?.findings.map((f) => f.signature));
     survivors.groups.slice(0, options.groups ?? survivors.groups.length)
       .forEach((g, i) => blocks.push(...groupBlocks(g, i + 1, intervals, shown.has(g.signature))));
+  }
+  const signatures = result.signatures;
+  if (signatures) {
+    blocks.push({
+      kind: 'heading',
+      text: `Retainer paths that grew: ${formatCount(signatures.grownCount)} of ${formatCount(signatures.signatureCount)} (live objects along each path, per snapshot)`,
+    });
+    if (signatures.groups.length === 0) blocks.push({ kind: 'lines', tone: 'good', lines: ['none'] });
+    const shown = new Set(diagnosis?.findings.map((f) => f.signature));
+    signatures.groups.slice(0, options.groups ?? signatures.groups.length)
+      .forEach((g, i) => blocks.push(...signatureBlocks(g, i + 1, shown.has(g.signature))));
   }
   if (gates.length > 0) blocks.push(gateBlock(gates));
   return blocks;

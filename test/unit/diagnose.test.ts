@@ -52,10 +52,14 @@ function diffOf(classes: ClassDiffRow[], groups: SurvivorGroup[] = [], snapshots
     schemaVersion: 1,
     snapshots: Array.from({ length: snapshots }, (_, k) => ({ file: `s${k}`, nodeCount: 1000, edgeCount: 4000, totalSize: 1e6, maxId: 1000 * (k + 1) })),
     sameProcess: true,
+    mode: 'ids',
+    process: { same: true, by: 'ids', idsLineUp: true, origins: Array.from({ length: snapshots }, () => null) },
+    limitations: [],
     warnings: [],
     growth: 100_000,
     classes,
     survivors: { count: groups.reduce((a, g) => a + g.count, 0), size: 0, groups },
+    signatures: null,
   };
 }
 

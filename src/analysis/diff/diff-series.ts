@@ -1,12 +1,21 @@
-// `leakhunt diff` as a function: a series of snapshots of one process, oldest first, compared by class
-// and by object id, with the survivors of the newest snapshot grouped by retainer path.
+// `leakhunt diff` as a function: a series of snapshots compared in one of three modes (docs/diff-modes.md):
+// - ids: one process within one inspector session. Objects match by V8 id: new and deleted per class,
+//   survivors of the newest snapshot grouped by retainer path.
+// - signatures: one process whose ids do not line up (V8 numbers objects afresh once an inspector session
+//   ends), or instances of one service compared on purpose (`acrossProcesses`). Live objects per
+//   retainer-path signature and per class, snapshot by snapshot; no matching of objects.
+// - classes: different processes (or nothing tells): class totals only.
+// Which process a file came from is read from what lies beside it (snapshot-origin.ts) and from the ids.
 //
-// Memory: snapshots are parsed one at a time; each is reduced to per-class totals and an id table
-// (8 bytes an object) before the next is read, and only the newest keeps its whole graph (for paths).
-// So a diff of two snapshots costs about two `analyze` runs, and n snapshots need one graph at a time.
-// Order: V8 ids only grow, so the snapshot with the largest id is the newest; a series given out of
-// order is put in order, with a warning. Snapshots of different processes (ids that cannot line up)
-// are compared by class only, with a warning.
+// Memory: snapshots are parsed one at a time; each is reduced to per-class totals, an id table (8 bytes
+// an object) and, when the series needs them, per-signature totals, before the next is read; only the
+// newest keeps its whole graph (for paths). So a diff of two snapshots costs about two `analyze` runs,
+// and n snapshots need one graph at a time. Signature totals are computed while a graph is in memory
+// when the origins say ahead that the ids cannot line up (separate sessions, or `acrossProcesses`);
+// when only the ids show it, the series is read a second time for them, again one graph at a time.
+// Order: V8 ids only grow, so in the ids mode the snapshot with the largest id is the newest; a series
+// given out of order is put in order, with a warning. In the signatures mode the times recorded beside
+// the files order it when all have one; otherwise the order given is kept.
 
 import { parseSnapshotFile } from '../../snapshot/parse.js';
 import { HeapAnalysis, type AnalysisPhase } from '../heap-analysis.js';
@@ -16,7 +25,14 @@ import { PathSignatures } from '../path-signatures.js';
 import { RetainerPaths } from '../retainer-paths.js';
 import { buildIdTable, ClassNames, type IdTable } from './id-table.js';
 import { compareIdTables, mismatchRatio, type IdComparison } from './id-matching.js';
+import { grewEveryInterval } from './growth-curve.js';
+import { countBySignature, SignatureTexts, type SignatureCounts, type SignatureIndex } from './signature-counts.js';
+import { describeSignatureSeries, type SignatureSeries } from './signature-series.js';
+import { decideProcess, describeEvidence, readSnapshotOrigin, separateSessions, type ProcessDecision, type SnapshotOrigin } from './snapshot-origin.js';
 import { groupSurvivors } from './survivors.js';
+
+export type { SignatureGroup, SignatureSeries } from './signature-series.js';
+export type { ProcessDecision, SnapshotOrigin } from './snapshot-origin.js';
 
 export interface DiffOptions {
   /** Survivor groups to report (largest retained size first). */
@@ -26,6 +42,20 @@ export interface DiffOptions {
   readonly onSnapshot?: (index: number, count: number, file: string) => void;
   readonly onBytes?: (read: number, total: number) => void;
   readonly onPhase?: (phase: AnalysisPhase) => void;
+  /**
+   * Compare by retainer-path signature whatever the ids and origins say: the snapshots are instances
+   * of one service (a leaking pod against a healthy one), or one process the caller knows to be one.
+   */
+  readonly acrossProcesses?: boolean;
+}
+
+/** How the series was compared (docs/diff-modes.md). */
+export type DiffMode = 'ids' | 'signatures' | 'classes';
+
+/** Something the chosen mode cannot tell, as data (the code) and in words. */
+export interface DiffLimitation {
+  readonly code: 'no-object-identity' | 'no-births-deaths' | 'different-processes' | 'classes-only';
+  readonly text: string;
 }
 
 export interface SnapshotInfo {
@@ -71,16 +101,30 @@ export interface SurvivorGroup {
   readonly chain: readonly ChainHop[];
 }
 
+/**
+ * Schema 1. Fields were only added to it since its first release (mode, process, limitations,
+ * signatures), so a reader of the first form reads this one unchanged.
+ */
 export interface DiffResult {
   readonly schemaVersion: 1;
   readonly snapshots: readonly SnapshotInfo[];
-  /** False when the ids show the snapshots come from different processes: class comparison only. */
+  /**
+   * The object ids line up (one process, one inspector session): new/deleted per class and survivors
+   * are known. Same as `mode === 'ids'`; whether the snapshots are one process is `process.same`.
+   */
   readonly sameProcess: boolean;
+  readonly mode: DiffMode;
+  /** Whether the snapshots are one process, and what told. */
+  readonly process: ProcessDecision;
+  /** What this mode cannot tell (empty in the ids mode). */
+  readonly limitations: readonly DiffLimitation[];
   readonly warnings: readonly string[];
   /** Live size, newest minus oldest. */
   readonly growth: number;
   readonly classes: readonly ClassDiffRow[];
   readonly survivors: { readonly count: number; readonly size: number; readonly groups: readonly SurvivorGroup[] } | null;
+  /** In the signatures mode: live objects per retainer-path signature, snapshot by snapshot; else null. */
+  readonly signatures: SignatureSeries | null;
 }
 
 /** Share of impossible ids above which two snapshots are taken to come from different processes. */
@@ -88,6 +132,9 @@ const DIFFERENT_PROCESS_RATIO = 0.05;
 
 interface Reduced {
   readonly info: SnapshotInfo;
+  readonly origin: SnapshotOrigin | null;
+  /** Per-signature totals, when the series needs them. */
+  signatureCounts?: SignatureCounts;
   readonly table: IdTable;
   /** Per series class id: count, self size, retained size. */
   readonly count: Map<number, number>;
@@ -97,64 +144,146 @@ interface Reduced {
 
 export async function diffSnapshotFiles(files: readonly string[], options: DiffOptions): Promise<DiffResult> {
   const classNames = new ClassNames();
+  const texts = new SignatureTexts();
+  const origins = files.map((f) => readSnapshotOrigin(f) ?? null);
+  // Known before reading: the ids cannot line up, so count signatures while each graph is in memory.
+  const countSignatures = options.acrossProcesses === true || separateSessions(origins);
   const reduced: Reduced[] = [];
-  // Only the last snapshot keeps its graph (for survivor paths); each earlier one is reduced and let go
-  // before the next is read, so peak memory is one graph plus small tables.
-  let lastAnalysis: HeapAnalysis | undefined;
+  // Only the last snapshot keeps its graph (for paths); each earlier one is reduced and let go before
+  // the next is read, so peak memory is one graph plus small tables.
+  let last: Kept | undefined;
   for (const [index, file] of files.entries()) {
     options.onSnapshot?.(index, files.length, file);
     const keep = index === files.length - 1;
     // In a function of its own: an async frame keeps a local alive across the next await, and a
     // local here would hold the previous snapshot's whole graph while the next one is parsed.
-    const step = await reduceFile(file, options, classNames, keep);
+    const step = await reduceFile(file, origins[index]!, options, classNames, keep, countSignatures ? texts : undefined);
     reduced.push(step.reduced);
-    lastAnalysis = step.analysis;
+    last = step.kept;
   }
   const warnings: string[] = [];
-  const ordered = [...reduced].sort((a, b) => a.info.maxId - b.info.maxId);
-  const reordered = ordered.some((r, i) => r !== reduced[i]);
+  const byId = [...reduced].sort((a, b) => a.info.maxId - b.info.maxId);
   const comparisons: IdComparison[] = [];
-  for (let k = 1; k < ordered.length; k++) {
-    comparisons.push(compareIdTables(ordered[k - 1]!.table, ordered[k]!.table, classNames.names.length));
+  for (let k = 1; k < byId.length; k++) {
+    comparisons.push(compareIdTables(byId[k - 1]!.table, byId[k]!.table, classNames.names.length));
   }
-  const sameProcess = comparisons.every((c, k) => mismatchRatio(c, ordered[k + 1]!.table) <= DIFFERENT_PROCESS_RATIO);
-  const series = sameProcess ? ordered : reduced;
-  if (!sameProcess) {
-    warnings.push('the snapshots do not come from one process (their object ids do not line up): comparing classes only, in the order given; no new/deleted objects and no survivors');
-  } else if (reordered) {
-    warnings.push(`the snapshots were not given oldest first; compared in id order: ${ordered.map((r) => r.info.file).join(', ')}`);
+  const idsLineUp = comparisons.every((c, k) => mismatchRatio(c, byId[k + 1]!.table) <= DIFFERENT_PROCESS_RATIO);
+  const decision = decideProcess(origins, idsLineUp);
+  const mode: DiffMode = options.acrossProcesses ? 'signatures' : decision.by === 'ids' ? 'ids' : decision.same ? 'signatures' : 'classes';
+  const series = mode === 'ids' ? byId : mode === 'signatures' ? inTimeOrder(reduced) : reduced;
+  if (mode === 'ids' && series.some((r, i) => r !== reduced[i])) {
+    warnings.push(`the snapshots were not given oldest first; compared in id order: ${series.map((r) => r.info.file).join(', ')}`);
+  } else if (mode === 'signatures' && series.some((r, i) => r !== reduced[i])) {
+    warnings.push(`the snapshots were not given oldest first; compared in the order they were taken: ${series.map((r) => r.info.file).join(', ')}`);
   }
-  const firstLast = sameProcess
-    ? compareIdTables(series[0]!.table, series[series.length - 1]!.table, classNames.names.length)
-    : undefined;
-  const classes = diffClasses(series, classNames, firstLast, sameProcess ? comparisons : undefined);
+  warnings.push(...modeWarnings(mode, decision));
+  const ids = mode === 'ids';
+  const firstLast = ids ? compareIdTables(series[0]!.table, series[series.length - 1]!.table, classNames.names.length) : undefined;
+  const classes = diffClasses(series, classNames, firstLast, ids ? comparisons : undefined);
+  const newestFile = series[series.length - 1]!.info.file;
+  const kept = last?.file === newestFile ? last : undefined;
+  last = undefined;
   let survivors: DiffResult['survivors'] = null;
-  if (sameProcess) {
+  let signatures: SignatureSeries | null = null;
+  if (ids) {
     // Given out of order, the newest snapshot is not the one kept: read it again (the rare path).
-    const newestFile = series[series.length - 1]!.info.file;
-    const newest = lastAnalysis && newestFile === files[files.length - 1] ? lastAnalysis : await analyzeFile(newestFile, options);
+    const newest = kept?.analysis ?? (await analyzeFile(newestFile, options));
     survivors = describeSurvivors(newest, series, options.groups, options.labelChain);
+  } else if (mode === 'signatures') {
+    const newest = await completeSignatureCounts(series, kept, texts, options);
+    signatures = describeSignatureSeries(series.map((r) => r.signatureCounts!), texts, newest, options.groups, options.labelChain);
   }
-  const first = series[0]!.info, last = series[series.length - 1]!.info;
+  const first = series[0]!.info, lastInfo = series[series.length - 1]!.info;
   return {
     schemaVersion: 1,
     snapshots: series.map((r) => r.info),
-    sameProcess,
+    sameProcess: ids,
+    mode,
+    process: decision,
+    limitations: limitationsOf(mode, decision),
     warnings,
-    growth: last.totalSize - first.totalSize,
+    growth: lastInfo.totalSize - first.totalSize,
     classes,
     survivors,
+    signatures,
   };
+}
+
+/** The newest snapshot's graph, kept for its paths. */
+interface Kept {
+  readonly file: string;
+  readonly analysis: HeapAnalysis;
+  readonly signatures: SignatureIndex | undefined;
+}
+
+/** By the times recorded beside the files, when every one has one; else as given. */
+function inTimeOrder(reduced: readonly Reduced[]): readonly Reduced[] {
+  if (!reduced.every((r) => r.origin?.takenAt !== undefined)) return reduced;
+  if (new Set(reduced.map((r) => r.origin!.source)).size > 1) return reduced; // ISO times and file-name stamps do not compare
+  return [...reduced].sort((a, b) => (a.origin!.takenAt! < b.origin!.takenAt! ? -1 : a.origin!.takenAt! > b.origin!.takenAt! ? 1 : 0));
+}
+
+/**
+ * Signature totals for every snapshot of the series, and the newest one's signature index. Those not
+ * counted on the first reading (the ids showed the need only once all were read) are read again, one
+ * at a time, oldest first, so the newest is read last and its graph is the one kept.
+ */
+async function completeSignatureCounts(
+  series: readonly Reduced[], kept: Kept | undefined, texts: SignatureTexts, options: DiffOptions,
+): Promise<SignatureIndex> {
+  let newest = kept?.signatures;
+  for (const [k, r] of series.entries()) {
+    const isNewest = k === series.length - 1;
+    if (r.signatureCounts && (!isNewest || newest)) continue;
+    options.onSnapshot?.(k, series.length, r.info.file);
+    const counted = await countFile(r.info.file, texts, options);
+    r.signatureCounts = counted.counts;
+    if (isNewest) newest = counted.index;
+  }
+  return newest!;
+}
+
+async function countFile(file: string, texts: SignatureTexts, options: DiffOptions): Promise<ReturnType<typeof countBySignature>> {
+  return countBySignature(await analyzeFile(file, options), texts);
+}
+
+function modeWarnings(mode: DiffMode, process: ProcessDecision): string[] {
+  if (mode === 'classes') {
+    return ['the snapshots do not come from one process (their object ids do not line up): comparing classes only, in the order given; no new/deleted objects and no survivors'];
+  }
+  if (mode !== 'signatures') return [];
+  const why = !process.same
+    ? 'compared as instances of one service, not one process'
+    : process.by === 'ids'
+      ? 'compared by retainer path as asked, though the object ids line up'
+      : `one process (by ${describeEvidence(process)}) whose object ids do not line up across inspector sessions`;
+  return [`${why}: compared by retainer path and class, not object by object; a group whose objects are replaced keeps its count, and births and deaths per interval are unknown`];
+}
+
+function limitationsOf(mode: DiffMode, process: ProcessDecision): DiffLimitation[] {
+  if (mode === 'ids') return [];
+  const out: DiffLimitation[] = [
+    { code: 'no-object-identity', text: 'objects are not matched between snapshots: no survivors, and a group whose objects are all replaced keeps its count, so a leak and a steady queue of the same size look alike' },
+    { code: 'no-births-deaths', text: 'objects born and freed in each interval are unknown: no new/deleted counts, no turnover' },
+  ];
+  if (!process.same) out.push({ code: 'different-processes', text: 'the snapshots come from different processes: a difference between them is a difference between the processes, not growth over time' });
+  if (mode === 'classes') out.push({ code: 'classes-only', text: 'compared by class totals only: no retainer paths' });
+  return out;
 }
 
 async function reduceFile(
   file: string,
+  origin: SnapshotOrigin | null,
   options: DiffOptions,
   classNames: ClassNames,
   keep: boolean,
-): Promise<{ reduced: Reduced; analysis: HeapAnalysis | undefined }> {
+  texts: SignatureTexts | undefined,
+): Promise<{ reduced: Reduced; kept: Kept | undefined }> {
   const analysis = await analyzeFile(file, options);
-  return { reduced: reduce(analysis, file, classNames), analysis: keep ? analysis : undefined };
+  const reduced = reduce(analysis, file, origin, classNames);
+  const counted = texts ? countBySignature(analysis, texts) : undefined;
+  if (counted) reduced.signatureCounts = counted.counts;
+  return { reduced, kept: keep ? { file, analysis, signatures: counted?.index } : undefined };
 }
 
 async function analyzeFile(file: string, options: DiffOptions): Promise<HeapAnalysis> {
@@ -162,7 +291,7 @@ async function analyzeFile(file: string, options: DiffOptions): Promise<HeapAnal
   return new HeapAnalysis(graph, { onPhase: options.onPhase });
 }
 
-function reduce(analysis: HeapAnalysis, file: string, classNames: ClassNames): Reduced {
+function reduce(analysis: HeapAnalysis, file: string, origin: SnapshotOrigin | null, classNames: ClassNames): Reduced {
   const { graph } = analysis;
   const count = new Map<number, number>(), size = new Map<number, number>(), retained = new Map<number, number>();
   for (const row of analysis.classSummary()) {
@@ -182,6 +311,7 @@ function reduce(analysis: HeapAnalysis, file: string, classNames: ClassNames): R
       maxId: table.maxId,
       ...(nodeVersion === undefined ? {} : { nodeVersion }),
     },
+    origin,
     table,
     count,
     size,
@@ -216,17 +346,11 @@ function diffClasses(
       sizeDelta: sizes[intervals]! - sizes[0]!,
       retainedDelta: retainedSizes[intervals]! - retainedSizes[0]!,
       growthPerInterval: intervals > 0 ? countDelta / intervals : 0,
-      grewEveryInterval: grewEvery(counts),
+      grewEveryInterval: grewEveryInterval(counts),
     });
   }
   rows.sort((a, b) => b.sizeDelta - a.sizeDelta || b.countDelta - a.countDelta || (a.name < b.name ? -1 : 1));
   return rows;
-}
-
-function grewEvery(values: readonly number[]): boolean | null {
-  if (values.length < 3) return null;
-  for (let k = 1; k < values.length; k++) if (!(values[k]! > values[k - 1]!)) return false;
-  return true;
 }
 
 function describeSurvivors(
@@ -251,7 +375,7 @@ function describeSurvivors(
       retainedSize: g.retainedSize,
       counts,
       growthPerInterval: intervals > 0 ? g.count / intervals : 0,
-      grewEveryInterval: grewEvery(counts),
+      grewEveryInterval: grewEveryInterval(counts),
       chain: describeChain(analysis, paths.shortestPath(g.representative), false, labeler),
     };
   });

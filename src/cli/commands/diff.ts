@@ -27,6 +27,7 @@ export interface SeriesReportFlags {
 
 interface DiffFlags extends SeriesReportFlags {
   failOnLeak?: boolean;
+  acrossProcesses?: boolean;
 }
 
 /** Survivor groups the diagnosis looks at (the report shows --groups of them; JSON has them all). */
@@ -64,7 +65,7 @@ export function addGateOptions(command: Command): Command {
 export function registerDiff(program: Command, globals: () => GlobalOptions, status: ExitStatus): void {
   const command = program
     .command('diff')
-    .argument('<snapshots...>', 'two or more .heapsnapshot files of one process, oldest first')
+    .argument('<snapshots...>', 'two or more .heapsnapshot files of one process (or, with --across-processes, of one service), oldest first')
     .description('compare snapshots of one process: what grew, what survived, and the path that keeps it')
     .option('--top <n|all>', 'how many growing classes to list', '20')
     .option('--groups <n>', 'how many survivor groups to show, with a chain each', '10')
@@ -73,13 +74,15 @@ export function registerDiff(program: Command, globals: () => GlobalOptions, sta
     .option('--progress', 'show progress on stderr even with --json')
     .option('--no-progress', 'never show progress')
     .option('--fail-on-leak', 'exit 1 when the verdict is "leak" or "external" (memory that grows with the work and stays)')
+    .option('--across-processes', 'the snapshots are instances of one service (a leaking pod and a healthy one): compare them by retainer path and class')
     .option('--unit-count <n>', 'units of work (turns, requests) done between the first and the last snapshot, for per-unit rates');
   addGateOptions(command)
     .addHelpText('after', `
 Examples:
   $ leakhunt diff before.heapsnapshot after.heapsnapshot
   $ leakhunt diff s1.heapsnapshot s2.heapsnapshot s3.heapsnapshot --max-growth 1MB
-  $ leakhunt diff s1.heapsnapshot s2.heapsnapshot --markdown >> "$GITHUB_STEP_SUMMARY"`)
+  $ leakhunt diff s1.heapsnapshot s2.heapsnapshot --markdown >> "$GITHUB_STEP_SUMMARY"
+  $ leakhunt diff healthy-pod.heapsnapshot leaking-pod.heapsnapshot --across-processes`)
     .action(async (files: string[], flags: DiffFlags, cmd: Command) => {
       if (files.length < 2) throw new UsageError('diff needs at least two snapshots, oldest first');
       const top = parseTop(flags.top);
@@ -91,6 +94,7 @@ Examples:
       const result = await diffSnapshotFiles(files, {
         groups: Math.max(groups, DIAGNOSIS_GROUPS),
         labelChain,
+        acrossProcesses: flags.acrossProcesses === true,
         onSnapshot: (i, n) => (label = `reading snapshot ${i + 1} of ${n}`),
         onBytes: (read, total) => progress.bytes(label, read, total),
         onPhase: (phase) => progress.phase(phase),
@@ -100,6 +104,9 @@ Examples:
       const diagnosis = diagnose({ diff: result, ...(unitCount ? { unitCount } : {}) });
       const gates = evaluateGates(result, limits);
       if (format !== 'text') for (const w of result.warnings) warn(w);
+      if (result.mode === 'classes') {
+        process.stderr.write('leakhunt: hint: if these are instances of one service (or one process), --across-processes compares them by retainer path\n');
+      }
       const json = { ...result, verdict: diagnosis.verdict, evidence: diagnosis.evidence, findings: diagnosis.findings, ...(diagnosis.model ? { model: diagnosis.model } : {}), gates };
       await writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);

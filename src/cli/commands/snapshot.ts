@@ -63,7 +63,7 @@ Examples:
             assessSnapshot(opened, flags.force === true);
             file = resolve(flags.output ?? defaultFile(address.pid ?? session.info.pid));
             try {
-              snapshot = await captureSnapshot(session, file, 1, stop.signal, progress);
+              snapshot = await captureSnapshot(session, file, 1, stop.signal, progress, undefined, address.pid);
             } catch (err) {
               if (!(err instanceof ConnectionClosedError)) throw err;
               exited = true;

@@ -1,0 +1,42 @@
+// What a retainer path is compared by when objects cannot be matched by id: its signature
+// (path-signatures.ts) from the object up to the first SHARED holder — a node that more than one object
+// holds (a module's scope, held by each of its functions; `process`; a list node) — with `← …` where it
+// was cut. Up to there the path is the one way the object is held; above it, which of the holder's
+// own holders a shortest-path walk takes depends on distances that differ between processes and drift
+// within one (seen on map-cache: the module scope of `responseCache` reached through
+// `process._events.message` in one process and `.disconnect` in another), so a whole-path text would
+// split one leak into unrelated rows. The first holder is always kept, shared or not.
+
+import type { HeapAnalysis } from '../heap-analysis.js';
+import { EDGE_DISTANCE } from '../essential-edges.js';
+import { chainSignature } from '../path-signatures.js';
+import { slotBits } from '../retainer-index.js';
+import type { RetainerPaths } from '../retainer-paths.js';
+
+/** The comparison key of `ordinal`'s shortest path; '(unreachable)' when it has none. */
+export function comparisonKey(analysis: HeapAnalysis, paths: RetainerPaths, ordinal: number): string {
+  const chain = paths.shortestPath(ordinal);
+  if (chain.length === 0) return '(unreachable)';
+  let end = chain.length - 1;
+  for (let i = 1; i < chain.length - 1; i++) {
+    if (isShared(analysis, chain[i]!.ordinal)) {
+      end = i;
+      break;
+    }
+  }
+  const text = chainSignature(analysis, chain.slice(0, end + 1));
+  return end < chain.length - 1 ? `${text} ← …` : text;
+}
+
+/** Held by two or more distinct objects over edges a path may take (not weak, not self). */
+function isShared(analysis: HeapAnalysis, node: number): boolean {
+  const { firstRetainer, retainingNode, retainingBits } = analysis.retainers;
+  let first = -1;
+  for (let s = firstRetainer[node]!, end = firstRetainer[node + 1]!; s < end; s++) {
+    const u = retainingNode[s]!;
+    if (u === node || (slotBits(retainingBits, s) & EDGE_DISTANCE) === 0) continue;
+    if (first < 0) first = u;
+    else if (u !== first) return true;
+  }
+  return false;
+}

@@ -1,0 +1,131 @@
+// The signature rows of a diff without ids: per retainer-path signature (by text), the live objects and
+// their self size in every snapshot, for the signatures whose count rose from the first snapshot to the
+// last; each with what its objects retain together in the newest snapshot and the chain of its largest
+// member there (describeChain, as the survivor groups of an id diff).
+//
+// Rows are ranked by growth: those that rose in every interval first, then by self-size growth. Only the
+// counts are compared: a row whose members are all replaced between snapshots keeps its count, and
+// objects born and dead within an interval are not seen (docs/diff-modes.md).
+
+import { describeChain, type ChainHop, type ChainLabeler } from '../chain-description.js';
+import { hopName } from '../path-signatures.js';
+import { grewEveryInterval } from './growth-curve.js';
+import { seriesSignatureOf, type SignatureCounts, type SignatureIndex, type SignatureTexts } from './signature-counts.js';
+
+export interface SignatureGroup {
+  readonly signature: string;
+  /** The class of the objects at the end of the path. */
+  readonly className: string;
+  /** Live objects along this path in each snapshot of the series. */
+  readonly counts: readonly number[];
+  /** Their self sizes, per snapshot. */
+  readonly sizes: readonly number[];
+  readonly countDelta: number;
+  readonly sizeDelta: number;
+  /** Count change per interval, on average. */
+  readonly growthPerInterval: number;
+  /** With three or more snapshots: the count rose in every interval; otherwise null. */
+  readonly grewEveryInterval: boolean | null;
+  /** In the newest snapshot: the size of what the group's objects retain together (members under another member count once). */
+  readonly retainedSize: number;
+  /** The chain of the group's largest member in the newest snapshot, object first. */
+  readonly chain: readonly ChainHop[];
+}
+
+export interface SignatureSeries {
+  /** Distinct signatures seen over the series. */
+  readonly signatureCount: number;
+  /** Signatures whose count rose from the first snapshot to the last (the groups are the top of them). */
+  readonly grownCount: number;
+  readonly groups: readonly SignatureGroup[];
+}
+
+/** How far up the dominator tree to look for a same-group ancestor (as survivors.ts). */
+const MAX_DOMINATOR_WALK = 10_000;
+
+interface Row {
+  readonly id: number;
+  readonly counts: number[];
+  readonly sizes: number[];
+  readonly every: boolean | null;
+}
+
+export function describeSignatureSeries(
+  series: readonly SignatureCounts[],
+  texts: SignatureTexts,
+  newest: SignatureIndex,
+  limit: number,
+  labeler?: ChainLabeler,
+): SignatureSeries {
+  const intervals = series.length - 1;
+  const grown: Row[] = [];
+  for (let id = 0; id < texts.texts.length; id++) {
+    const counts = series.map((c) => c.count[id] ?? 0);
+    if (!(counts[intervals]! > counts[0]!)) continue;
+    grown.push({ id, counts, sizes: series.map((c) => c.size[id] ?? 0), every: grewEveryInterval(counts) });
+  }
+  const sizeDelta = (r: Row): number => r.sizes[intervals]! - r.sizes[0]!;
+  grown.sort((a, b) =>
+    Number(b.every === true) - Number(a.every === true) || sizeDelta(b) - sizeDelta(a)
+    || (b.counts[intervals]! - b.counts[0]!) - (a.counts[intervals]! - a.counts[0]!)
+    || (texts.texts[a.id]! < texts.texts[b.id]! ? -1 : 1));
+  const shown = grown.slice(0, limit);
+  const members = membersInNewest(newest, shown.map((r) => r.id));
+  const { analysis, paths } = newest;
+  const groups = shown.map((r, g): SignatureGroup => {
+    const countDelta = r.counts[intervals]! - r.counts[0]!;
+    const representative = members.representative[g]!;
+    return {
+      signature: texts.texts[r.id]!,
+      className: hopName(analysis, representative),
+      counts: r.counts,
+      sizes: r.sizes,
+      countDelta,
+      sizeDelta: sizeDelta(r),
+      growthPerInterval: intervals > 0 ? countDelta / intervals : 0,
+      grewEveryInterval: r.every,
+      retainedSize: members.retainedSize[g]!,
+      chain: describeChain(analysis, paths.shortestPath(representative), false, labeler),
+    };
+  });
+  return { signatureCount: texts.texts.length, grownCount: grown.length, groups };
+}
+
+/**
+ * For each wanted signature (series ids, in group order): its largest member in the newest graph and
+ * what its members retain together. A row that grew has members in the newest snapshot.
+ */
+function membersInNewest(index: SignatureIndex, wanted: readonly number[]): { representative: Int32Array; retainedSize: Float64Array } {
+  const { analysis } = index;
+  const { nodeCount, rootOrdinal } = analysis.graph;
+  const retained = analysis.retainedSizes;
+  const dominators = analysis.dominators;
+  const groupOfSeries = new Int32Array(wanted.reduce((max, id) => Math.max(max, id + 1), 0)).fill(-1);
+  wanted.forEach((id, g) => (groupOfSeries[id] = g));
+  const representative = new Int32Array(wanted.length).fill(-1);
+  const retainedSize = new Float64Array(wanted.length);
+  const groupOf = new Int32Array(nodeCount).fill(-1);
+  for (let n = 0; n < nodeCount; n++) {
+    const id = seriesSignatureOf(index, n);
+    const g = id < 0 || id >= groupOfSeries.length ? -1 : groupOfSeries[id]!;
+    if (g < 0) continue;
+    groupOf[n] = g;
+    if (representative[g]! < 0 || retained[n]! > retained[representative[g]!]!) representative[g] = n;
+  }
+  // Union of retained sets: only members with no same-group member above them count (as survivors.ts).
+  for (let n = 0; n < nodeCount; n++) {
+    const g = groupOf[n]!;
+    if (g < 0) continue;
+    let up = dominators[n]!;
+    let covered = false;
+    for (let steps = 0; up !== rootOrdinal && steps < MAX_DOMINATOR_WALK; steps++) {
+      if (groupOf[up] === g) {
+        covered = true;
+        break;
+      }
+      up = dominators[up]!;
+    }
+    if (!covered) retainedSize[g]! += retained[n]!;
+  }
+  return { representative, retainedSize };
+}

@@ -1,0 +1,103 @@
+// Leak findings from a diff without ids (DiffResult.mode === 'signatures': one process across inspector
+// sessions, or instances of one service): retainer paths whose live objects kept growing.
+//
+// Contract (for diagnose.ts, which calls it; nothing else here depends on diagnose.ts but its types):
+//   signatureGrowthFindings(diff, rates?) → Finding[], all of kind 'leak', largest first; [] unless
+//   diff.mode is 'signatures'. `rates` gives the per-minute and per-unit rates, as DiagnoseInput does.
+//   Each finding: className and signature of the path group, count = objects added from the first
+//   snapshot to the last, perInterval = that over the intervals, retainedSize = what the whole group
+//   retains in the newest snapshot (old members too: objects are not matched by id), the chain of its
+//   largest member, a fix from fixes.ts, the counts as evidence, and the groups held with it (alsoHeld).
+//
+// The rule: the growth model of growth-model.ts (docs/diagnosis-model.md), on live counts per path
+// instead of survivors (objects are not matched by id):
+//   - its objects are not V8's own (compiled code, hidden classes, system objects) or context plumbing;
+//   - it grows with the work: with three or more snapshots every step of its live count is positive and
+//     at least a quarter of the series' rate times the interval's work (growsWithWork); with two, it grew;
+//   - beyond a busy path's wander: at least MIN_GROWTH_COUNT more objects, and NOISE_SHARE of what the
+//     path held in the first snapshot;
+//   - it matters: the part of its retained size the growth accounts for (retained size × added / alive)
+//     clears the class floor (classFloorBytes: live-heap share and the noise between snapshots — without
+//     ids, the noise applies).
+// A group whose path passes through an earlier finding's class, or that hangs off the same holder as an
+// earlier finding (a Map's keys beside its values), is listed under that finding (alsoHeld), not apart.
+
+import type { DiffResult, SignatureGroup } from '../analysis/diff/diff-series.js';
+import type { Finding } from './diagnose.js';
+import { suggestFix } from './fixes.js';
+import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
+import { PLUMBING, V8_INTERNAL } from './growth-findings.js';
+
+export interface GrowthRates {
+  /** Time between the first and the last snapshot. */
+  readonly elapsedMs?: number;
+  /** Units of work (turns, requests) done between the first and the last snapshot. */
+  readonly unitCount?: number;
+  /** Work in each interval (growth-model.ts workPerInterval); one each when absent. */
+  readonly work?: readonly number[];
+  /** The floors (growth-model.ts significance). */
+  readonly significance: Significance;
+}
+
+/** Fewest objects a path must gain over the series. */
+export const MIN_GROWTH_COUNT = 10;
+/** Share of the first snapshot's count a path must gain: below it, growth is within a busy path's noise. */
+export const NOISE_SHARE = 0.05;
+
+export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): Finding[] {
+  if (diff.mode !== 'signatures' || !diff.signatures) return [];
+  const n = diff.snapshots.length;
+  const floor = rates.significance.classFloorBytes;
+  const work = rates.work ?? new Array<number>(n - 1).fill(1);
+  const findings: Finding[] = [];
+  const held = new Map<Finding, Map<string, number>>();
+  const leaking = diff.signatures.groups.filter((g) => isLeakGroup(g, work, floor));
+  leaking.sort((a, b) => grownRetained(b) - grownRetained(a));
+  for (const g of leaking) {
+    const holder = findings.find((f) => g.chain.slice(1).some((hop) => hop.node.className === f.className) || sameHolder(g, f));
+    if (holder) {
+      let list = held.get(holder);
+      if (!list) held.set(holder, (list = new Map()));
+      list.set(g.className, (list.get(g.className) ?? 0) + g.countDelta);
+      continue;
+    }
+    findings.push({
+      kind: 'leak',
+      className: g.className,
+      signature: g.signature,
+      count: g.countDelta,
+      perInterval: g.countDelta / (n - 1),
+      ...(rates.elapsedMs ? { perMinute: (g.countDelta * 60_000) / rates.elapsedMs } : {}),
+      ...(rates.unitCount ? { perUnit: g.countDelta / rates.unitCount } : {}),
+      retainedSize: g.retainedSize,
+      chain: g.chain,
+      fix: suggestFix(g.className, g.chain),
+      evidence: [
+        `${g.countDelta} more ${g.className} alive along one retainer path (${g.counts.join(' → ')})${n >= 3 ? ', more in every interval' : ''}; compared by path, not object by object (the object ids of these snapshots do not line up)`,
+      ],
+    });
+  }
+  return findings.map((f) => {
+    const list = held.get(f);
+    return list ? { ...f, alsoHeld: [...list].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : f;
+  });
+}
+
+function isLeakGroup(g: SignatureGroup, work: readonly number[], floor: number): boolean {
+  if (V8_INTERNAL.test(g.className) || PLUMBING.test(g.className) || g.chain.length === 0) return false;
+  if (g.countDelta < Math.max(MIN_GROWTH_COUNT, NOISE_SHARE * g.counts[0]!)) return false;
+  if (g.counts.length >= 3 && !growsWithWork(stepsOf(g.counts), work)) return false;
+  return grownRetained(g) >= floor;
+}
+
+/** The part of the group's retained size (newest snapshot) that its added objects account for. */
+function grownRetained(g: SignatureGroup): number {
+  const alive = g.counts[g.counts.length - 1]!;
+  return alive > 0 ? (g.retainedSize * g.countDelta) / alive : 0;
+}
+
+/** The same path from the holder up: siblings in one container (a signature is its class, then the holder's path). */
+function sameHolder(g: SignatureGroup, f: Finding): boolean {
+  if (f.signature === null || !g.signature.startsWith(g.className) || !f.signature.startsWith(f.className)) return false;
+  return g.signature.slice(g.className.length) === f.signature.slice(f.className.length);
+}

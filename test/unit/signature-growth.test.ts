@@ -1,0 +1,127 @@
+// The rule that turns the signature rows of a diff without ids into leak findings
+// (src/diagnose/signature-growth.ts, the growth model on live counts per path), through diagnose():
+// steady growth with the work beyond a busy path's wander, above the class floor, not V8's own;
+// groups held through a finding, or beside it in the same container, listed under it.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ChainHop } from '../../src/analysis/chain-description.js';
+import type { ClassDiffRow, DiffResult, SignatureGroup } from '../../src/analysis/diff/diff-series.js';
+import { diagnose, type Finding } from '../../src/diagnose/diagnose.js';
+
+/** The leak findings diagnose() makes of a diff, with its rates. */
+function signatureGrowthFindings(diff: DiffResult, rates: { elapsedMs?: number; unitCount?: number } = {}): Finding[] {
+  return diagnose({ diff, ...rates }).findings.filter((f) => f.kind === 'leak');
+}
+
+const hop = (className: string, id: number, edge: string | null, retainedSize = 100): ChainHop => ({
+  node: { id, name: className, type: 'object', className },
+  edge: edge === null ? null : { type: /^\d+$/.test(edge) ? 'element' : 'context', name: edge },
+  selfSize: 40,
+  retainedSize,
+});
+
+const HOLDER = ' ← Array[] ← system / Context.items ← (root)';
+
+function group(className: string, counts: number[], retainedSize: number, through: string[] = []): SignatureGroup {
+  const n = counts.length - 1;
+  const path = through.map((c) => ` ← ${c}.x`).join('');
+  return {
+    signature: `${className}${path}${HOLDER}`,
+    className,
+    counts,
+    sizes: counts.map((c) => c * 40),
+    countDelta: counts[n]! - counts[0]!,
+    sizeDelta: (counts[n]! - counts[0]!) * 40,
+    growthPerInterval: (counts[n]! - counts[0]!) / n,
+    grewEveryInterval: n >= 2 ? counts.every((c, k) => k === 0 || c > counts[k - 1]!) : null,
+    retainedSize,
+    chain: [hop(className, 101, '3'), ...through.map((c, i) => hop(c, 200 + i, 'x')), hop('Array', 11, 'items'), hop('system / Context', 7, 'x'), hop('(root)', 1, null)],
+  };
+}
+
+function diffOf(groups: SignatureGroup[], growth = 100_000, mode: DiffResult['mode'] = 'signatures'): DiffResult {
+  const snapshots = groups[0]?.counts.length ?? 3;
+  const classes: ClassDiffRow[] = [{
+    name: 'Session', counts: [0, 0, 0], sizes: [0, 0, 0], retainedSizes: [0, 0, 0], newCount: 0, deletedCount: 0,
+    newPerInterval: null, deletedPerInterval: null, countDelta: 0, sizeDelta: growth, retainedDelta: 0, growthPerInterval: 0, grewEveryInterval: null,
+  }];
+  return {
+    schemaVersion: 1,
+    snapshots: Array.from({ length: snapshots }, (_, k) => ({ file: `s${k}`, nodeCount: 1000, edgeCount: 4000, totalSize: 1e6, maxId: 1000 })),
+    sameProcess: false,
+    mode,
+    process: { same: true, by: 'metadata', idsLineUp: false, origins: [] },
+    limitations: [],
+    warnings: [],
+    growth,
+    classes,
+    survivors: null,
+    signatures: { signatureCount: 100, grownCount: groups.length, groups },
+  };
+}
+
+test('a path that grew in every interval, beyond noise and large enough, is a leak with its chain and counts', () => {
+  const g = group('Session', [50, 150, 250], 40_000);
+  const [f, ...rest] = signatureGrowthFindings(diffOf([g]), { elapsedMs: 120_000, unitCount: 400 });
+  assert.equal(rest.length, 0);
+  assert.ok(f);
+  assert.equal(f.kind, 'leak');
+  assert.equal(f.className, 'Session');
+  assert.equal(f.signature, g.signature);
+  assert.equal(f.count, 200);
+  assert.equal(f.perInterval, 100);
+  assert.equal(f.perMinute, 100);
+  assert.equal(f.perUnit, 0.5);
+  assert.equal(f.retainedSize, 40_000);
+  assert.equal(f.chain, g.chain);
+  assert.match(f.evidence[0]!, /200 more Session alive along one retainer path \(50 → 150 → 250\), more in every interval/);
+  assert.match(f.fix, /pushed into the array "items"/);
+});
+
+test('not a leak: a dip, a queue that filled, noise on a busy path, too small, V8 internals, another mode', () => {
+  const none = (groups: SignatureGroup[], growth?: number, mode?: DiffResult['mode']) => assert.deepEqual(signatureGrowthFindings(diffOf(groups, growth, mode)), []);
+  none([group('Session', [50, 250, 240, 400], 40_000)]);
+  none([group('Session', [0, 90, 100], 40_000)], undefined);
+  none([group('Session', [10_000, 10_100, 10_200], 4_000_000)], undefined);
+  none([group('Session', [0, 5, 9], 40_000)]);
+  none([group('Session', [50, 150, 250], 9_000)]);
+  none([group('(compiled code)', [50, 150, 250], 400_000)]);
+  none([group('system / Context', [50, 150, 250], 400_000)]);
+  none([group('Session', [50, 150, 250], 40_000)], 100_000, 'ids');
+  none([group('Session', [50, 150, 250], 40_000)], 100_000, 'classes');
+});
+
+test('the noise floor scales with what the path held: 5% of the first count', () => {
+  assert.equal(signatureGrowthFindings(diffOf([group('Session', [1000, 1030, 1060], 400_000)])).length, 1, '+60 on 1000');
+  assert.equal(signatureGrowthFindings(diffOf([group('Session', [1000, 1020, 1040], 400_000)])).length, 0, '+40 on 1000');
+});
+
+test('the growth must matter: the retained size its added objects account for, against the class floor', () => {
+  // Live heap 1 MB: the floor is 16 KiB. 200 of 250 alive were added: 80% of 25 KB = 20 KB passes, of 20 KB = 16 KB does not.
+  assert.equal(signatureGrowthFindings(diffOf([group('Session', [50, 150, 250], 25_000)])).length, 1);
+  assert.equal(signatureGrowthFindings(diffOf([group('Session', [50, 150, 250], 20_000)])).length, 0);
+  // A large live heap raises the floor (0.2% of 100 MB = 200 KB); the program's growth does not.
+  const big = (retained: number) => {
+    const d = diffOf([group('Session', [50, 150, 250], retained)], 0);
+    return { ...d, snapshots: d.snapshots.map((x) => ({ ...x, totalSize: 100e6 })) };
+  };
+  assert.equal(signatureGrowthFindings(big(200_000)).length, 0);
+  assert.equal(signatureGrowthFindings(big(300_000)).length, 1);
+});
+
+test('two snapshots (two instances of one service): growth of ten objects or more', () => {
+  assert.equal(signatureGrowthFindings(diffOf([group('Session', [100, 400], 40_000)]))[0]?.className, 'Session');
+  assert.deepEqual(signatureGrowthFindings(diffOf([group('Session', [100, 108], 400_000)])), []);
+});
+
+test('groups held through a finding, or beside it in the same container, are listed under it', () => {
+  const session = group('Session', [50, 150, 250], 60_000);
+  const settings = group('{theme, locale}', [50, 150, 250], 25_000, ['Session']);
+  const key = group('(string)', [50, 150, 250], 25_000);
+  const other = group('Order', [10, 40, 70], 30_000, ['Queue']);
+  const findings = signatureGrowthFindings(diffOf([settings, key, other, session]));
+  assert.deepEqual(findings.map((f) => f.className), ['Session', 'Order']);
+  assert.deepEqual(findings[0]!.alsoHeld, ['200 × {theme, locale}', '200 × (string)']);
+  assert.equal(findings[1]!.alsoHeld, undefined);
+});
