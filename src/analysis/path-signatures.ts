@@ -6,13 +6,21 @@
 // distinct signature is built once however many objects share it, and a node's signature costs one
 // map lookup once its holder's is known. A run of identical links (a linked list: RunTree.parent →
 // RunTree.parent → …) folds into one, so the members of a growing list share a signature too.
+// Chains follow the lasting distances (retainer-paths.ts: lasting holders before per-moment roots and
+// bookkeeping lists), so a leak is one signature whichever transient root held some of it at the moment.
+// Every node has a signature: one that no path from the root reaches ends with the top of what holds
+// it and then NO_ROOT, never a shared "(unreachable)" that would lump objects of every class together.
+// Invariant: a signature's first class is the hopName of every node that has it (a list member takes its
+// holder's signature only when the holder has its own class).
 
 import type { HeapAnalysis } from './heap-analysis.js';
 import { edgeLabel } from './edge-labels.js';
 import type { Chain, RetainerPaths } from './retainer-paths.js';
 
 const UNKNOWN: number = -1;
-const UNREACHABLE: number = -2;
+
+/** The end of a signature (and chain) that no path from the GC roots reaches. */
+export const NO_ROOT = '(no path from the GC roots)';
 
 interface SignatureEntry {
   /** `Class` of the object at this end of the signature. */
@@ -45,17 +53,19 @@ export class PathSignatures {
   readonly #memo: Int32Array;
   readonly #entries: SignatureEntry[] = [];
   readonly #ids = new Map<string, number>();
+  #noRoot = -1;
 
   constructor(analysis: HeapAnalysis, paths: RetainerPaths) {
     this.#analysis = analysis;
     this.#paths = paths;
+    paths.preferLasting();
     this.#memo = new Int32Array(analysis.graph.nodeCount).fill(UNKNOWN);
   }
 
-  /** The signature id of `ordinal`'s shortest chain, or -1 when it is unreachable. */
+  /** The signature id of `ordinal`'s shortest chain (lasting holders first). */
   signatureOf(ordinal: number): number {
     const memo = this.#memo;
-    if (memo[ordinal] !== UNKNOWN) return memo[ordinal] === UNREACHABLE ? -1 : memo[ordinal]!;
+    if (memo[ordinal] !== UNKNOWN) return memo[ordinal]!;
     const graph = this.#analysis.graph;
     const { retainingNode } = this.#analysis.retainers;
     // Walk up to the first node whose signature is known (or the root), then assign on the way down.
@@ -70,17 +80,14 @@ export class PathSignatures {
       pending.push(v);
       const slot = this.#paths.parentSlot(v);
       if (slot < 0) {
-        known = v === graph.rootOrdinal ? -1 : UNREACHABLE;
+        // The root, or the top of what holds an object no path from the root reaches.
+        if (v !== graph.rootOrdinal) known = this.#noRoot >= 0 ? this.#noRoot : (this.#noRoot = this.#intern(NO_ROOT, '', -1));
         break;
       }
       v = retainingNode[slot]!;
     }
     for (let i = pending.length - 1; i >= 0; i--) {
       const node = pending[i]!;
-      if (known === UNREACHABLE) {
-        memo[node] = UNREACHABLE;
-        continue;
-      }
       const slot = this.#paths.parentSlot(node);
       const name = hopName(this.#analysis, node);
       if (slot >= 0 && isListLink(this.#analysis, node, retainingNode[slot]!, name)) {
@@ -92,7 +99,7 @@ export class PathSignatures {
       known = this.#intern(name, label, known);
       memo[node] = known;
     }
-    return memo[ordinal] === UNREACHABLE ? -1 : memo[ordinal]!;
+    return memo[ordinal]!;
   }
 
   #intern(className: string, label: string, parent: number): number {
@@ -105,9 +112,13 @@ export class PathSignatures {
     return id;
   }
 
+  /** The class (hopName) the signature starts with: that of every node that has it. */
+  className(signature: number): string {
+    return this.#entries[signature]!.className;
+  }
+
   /** `RunTree ← (array)[] ← Map.table ← … ← (root)`; at most `maxHops` holders, then `← …`. */
   text(signature: number, maxHops = 32): string {
-    if (signature < 0) return '(unreachable)';
     const entries = this.#entries;
     let e = entries[signature]!;
     let out = e.className;
@@ -136,6 +147,8 @@ export function chainSignature(analysis: HeapAnalysis, chain: Chain): string {
     parts.push(i === 0 ? name : `${name}${label}`);
     if (holder) label = linkLabel(analysis, hop.ordinal, hop.edge, name);
   }
+  const top = chain[chain.length - 1];
+  if (top !== undefined && top.ordinal !== analysis.graph.rootOrdinal) parts.push(NO_ROOT);
   return parts.join(' ← ');
 }
 
