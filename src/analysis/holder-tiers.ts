@@ -8,6 +8,11 @@
 // taken (a request handler half-way, the inspector's own dispatch), e.g. 1 → 1 → 46 children of
 // `(Stack roots)` in three snapshots of one idle-then-busy process; the other roots list the same objects
 // from one snapshot to the next (builtins, caches, global and eternal handles, Node's handle wraps).
+// `(Strong roots)` is two roots on Node 20 (V8 11): the root list first (accessors and the like,
+// lasting), and later the strong roots registered by C++ objects of the moment (edges labelled
+// `<n> / IdentityMapBase`: 301 of them in a snapshot written while a fetch was under way, none in the
+// others); Node 24 calls the first `(Strong root list)`. So a `(Strong roots)` after another one, or
+// beside a `(Strong root list)`, is transient.
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 
@@ -21,6 +26,9 @@ export const TRANSIENT_ROOTS: readonly string[] = [
   '(Micro tasks)', // Node 24: microtasks queued at that moment, run next
   'C++ native stack roots', // Node 24: C++ (cppgc) objects the native stack points to
 ];
+
+const STRONG_ROOTS = '(Strong roots)';
+const STRONG_ROOT_LIST = '(Strong root list)';
 
 /** Nodes that list objects without holding them (Node's teardown list of native objects). */
 export const BOOKKEEPING_HOLDERS: readonly string[] = ['Node / CleanupQueue'];
@@ -40,19 +48,11 @@ export function holdKindOfTier(tier: number): HoldKind {
 /** Ordinals of the transient roots and bookkeeping holders of `graph`, with their tier (a handful). */
 export function findHolderTiers(graph: HeapGraph): Map<number, number> {
   const tiers = new Map<number, number>();
-  // Transient roots are synthetic children of `(GC roots)`, itself a synthetic child of the root: two
-  // levels of a few dozen nodes, no scan of the strings.
-  const { firstEdge, edgeTarget, nodeType, rootOrdinal } = graph;
-  const { synthetic, native, hidden, object } = graph.nodeTypes;
-  for (let e = firstEdge[rootOrdinal]!, end = firstEdge[rootOrdinal + 1]!; e < end; e++) {
-    const top = edgeTarget[e]!;
-    if (nodeType[top] !== synthetic) continue;
-    markTransient(graph, tiers, top);
-    for (let f = firstEdge[top]!, fEnd = firstEdge[top + 1]!; f < fEnd; f++) markTransient(graph, tiers, edgeTarget[f]!);
-  }
+  for (const n of findTransientRoots(graph)) tiers.set(n, TIER_TRANSIENT);
   const names = new Set(BOOKKEEPING_HOLDERS.map((name) => graph.strings.indexOf(name)).filter((i) => i >= 0));
   if (names.size === 0) return tiers;
-  const { nodeName, nodeCount } = graph;
+  const { nodeName, nodeType, nodeCount } = graph;
+  const { synthetic, native, hidden, object } = graph.nodeTypes;
   for (let n = 0; n < nodeCount; n++) {
     const t = nodeType[n];
     if (names.has(nodeName[n]!) && (t === native || t === synthetic || t === hidden || t === object)) tiers.set(n, TIER_BOOKKEEPING);
@@ -60,6 +60,33 @@ export function findHolderTiers(graph: HeapGraph): Map<number, number> {
   return tiers;
 }
 
-function markTransient(graph: HeapGraph, tiers: Map<number, number>, n: number): void {
-  if (graph.nodeType[n] === graph.nodeTypes.synthetic && TRANSIENT_ROOTS.includes(graph.nodeNameOf(n))) tiers.set(n, TIER_TRANSIENT);
+/**
+ * Ordinals of the transient roots: synthetic children of `(GC roots)`, itself a synthetic child of the
+ * root; two levels of a few dozen nodes, cheap enough to ask for per chain.
+ */
+export function findTransientRoots(graph: HeapGraph): Set<number> {
+  const found = new Set<number>();
+  const { firstEdge, edgeTarget, nodeType, rootOrdinal } = graph;
+  const { synthetic } = graph.nodeTypes;
+  for (let e = firstEdge[rootOrdinal]!, end = firstEdge[rootOrdinal + 1]!; e < end; e++) {
+    const top = edgeTarget[e]!;
+    if (nodeType[top] !== synthetic) continue;
+    markTransient(graph, found, top);
+    const strongRoots: number[] = [];
+    let rootList = false;
+    for (let f = firstEdge[top]!, fEnd = firstEdge[top + 1]!; f < fEnd; f++) {
+      const n = edgeTarget[f]!;
+      if (nodeType[n] !== synthetic) continue;
+      markTransient(graph, found, n);
+      const name = graph.nodeNameOf(n);
+      if (name === STRONG_ROOTS) strongRoots.push(n);
+      else if (name === STRONG_ROOT_LIST) rootList = true;
+    }
+    for (const n of rootList ? strongRoots : strongRoots.slice(1)) found.add(n);
+  }
+  return found;
+}
+
+function markTransient(graph: HeapGraph, found: Set<number>, n: number): void {
+  if (graph.nodeType[n] === graph.nodeTypes.synthetic && TRANSIENT_ROOTS.includes(graph.nodeNameOf(n))) found.add(n);
 }
