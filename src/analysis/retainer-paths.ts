@@ -174,12 +174,21 @@ export class RetainerPaths {
   }
 
   /**
-   * Up to `k` chains to the root, shortest first, each at most `maxDepth` hops. Chains that do not
-   * reach the root within the depth or the node budget are not returned.
+   * Up to `k` chains to the root, lasting ones first, then shortest first, each at most `maxDepth` hops.
+   * Chains that do not reach the root within the depth or the node budget are not returned; when none
+   * does (no path from the root, or only through a bookkeeping holder), the one chain shortestPath
+   * gives stands for them, so every object shows what holds it.
    */
   kShortestPaths(ordinal: number, k: number, maxDepth = 64, budget = 200_000): Chain[] {
+    if (k <= 0) return [];
+    const found = this.isReachable(ordinal) ? this.#searchPaths(ordinal, k, maxDepth, budget) : [];
+    if (found.length === 0) return [this.shortestPath(ordinal, maxDepth)];
+    // Stable: among lasting chains and among the others, shortest first still.
+    return [...found.filter((c) => this.#isLasting(c)), ...found.filter((c) => !this.#isLasting(c))];
+  }
+
+  #searchPaths(ordinal: number, k: number, maxDepth: number, budget: number): Chain[] {
     const graph = this.#graph;
-    if (!this.isReachable(ordinal) || k <= 0) return [];
     const { firstRetainer, retainingBits, retainingNode } = this.#analysis.retainers;
     // Partial chains as a persistent linked list in typed-ish arrays: node, edge, parent entry, length.
     const nodes: number[] = [ordinal];

@@ -201,6 +201,9 @@ test('a per-moment root beside a longer lasting holder: the lasting chain repres
   assert.equal(s.signatures.text(transient.signature), 'Job ← (Stack roots)[] ← (GC roots)[] ← (root)[]');
   const labels = labelChain(s.analysis, s.paths.shortestPath(running));
   assert.equal(labels[1]?.kind, 'transient-root');
+  // `retainers --id`: both chains, the lasting one first although it is longer.
+  const both = s.paths.kShortestPaths(jobs[0]!, 2);
+  assert.deepEqual(both.map((chain) => chainNames(s, chain)[1]), ['Registry', '(Handle scope)']);
 });
 
 test('the second (Strong roots) of a Node 20 snapshot (strong roots registered by C++ code of the moment) is transient, the root list is not', () => {
@@ -238,6 +241,8 @@ test('no path from the root (held by a detached native object): the chain ends a
   const labels = labelChain(s.analysis, chain);
   assert.equal(labels[3]?.kind, 'no-root');
   assert.match(labels[3]!.text, /detached native object/);
+  // `retainers --id`: no chain reaches the root, so the one up to the holder stands for them.
+  assert.deepEqual(s.paths.kShortestPaths(item[1]!, 3).map((c) => chainNames(s, c)), [['Item', 'Array', 'Widget', 'Detached Node / Widget']]);
 });
 
 test('AsyncContextFrame groups are marked as plumbing; the stores they carry are not', () => {
