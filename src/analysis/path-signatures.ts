@@ -153,40 +153,61 @@ export function chainSignature(analysis: HeapAnalysis, chain: Chain): string {
 }
 
 /**
- * Only instances of a named class form the lists folded here; V8's own contexts, plain objects and
- * arrays (whose "class" says nothing about a shared structure) keep their edges.
+ * V8's own linked lists, folded like a class's: the reactions of a pending promise (each reaction's
+ * hidden slot 0 is the next one), so objects that `.then` callbacks keep, whichever position their
+ * reaction has in the list, share one signature (thousands of per-request callbacks on one pending
+ * promise were thousands of one-member groups, and no group grew).
  */
-function isListCandidate(analysis: HeapAnalysis, node: number, name: string): boolean {
-  if (analysis.graph.nodeType[node] !== analysis.graph.nodeTypes.object) return false;
-  return !name.startsWith('system / ') && name !== 'Object' && name !== 'Array' && !name.startsWith('{');
+const V8_LIST_NODES: ReadonlySet<string> = new Set(['system / PromiseReaction']);
+
+/**
+ * What links of one list have in common, or undefined for a node that is not folded: instances of a
+ * named class (V8's own contexts, plain objects and arrays, whose "class" says nothing about a shared
+ * structure, keep their edges), and the V8 list nodes above by their own name.
+ */
+function listKey(analysis: HeapAnalysis, node: number, name: string): string | undefined {
+  const graph = analysis.graph;
+  const t = graph.nodeType[node];
+  if (t === graph.nodeTypes.hidden) {
+    const own = graph.nodeNameOf(node);
+    return V8_LIST_NODES.has(own) ? own : undefined;
+  }
+  if (t !== graph.nodeTypes.object) return undefined;
+  return !name.startsWith('system / ') && name !== 'Object' && name !== 'Array' && !name.startsWith('{') ? name : undefined;
 }
 
-/** `node` held by another object of its own class (Timeout._idleNext → Timeout): a link of a list. */
+function sameList(analysis: HeapAnalysis, other: number, key: string): boolean {
+  return listKey(analysis, other, hopName(analysis, other)) === key;
+}
+
+/** `node` held by another link of its own list (Timeout._idleNext → Timeout): its holder's signature. */
 function isListLink(analysis: HeapAnalysis, node: number, holder: number, name: string): boolean {
-  return isListCandidate(analysis, node, name) && hopName(analysis, holder) === name;
+  const key = listKey(analysis, node, name);
+  return key !== undefined && sameList(analysis, holder, key);
 }
 
 /**
  * The label of the link that holds `node`: the folded edge name, except for members of a linked list,
  * whose entry edge (`_idleNext` for the first half of a list, `_idlePrev` for the second, in a
  * shortest-path tree) says nothing about the leak. A member of a list both is held by and holds
- * another object of its own class (Timeout ⇄ Timeout); a node of a tree held through an array of
+ * another link of its own list (Timeout ⇄ Timeout); a node of a tree held through an array of
  * children, or a root its children point back to, is not.
  */
 function linkLabel(analysis: HeapAnalysis, node: number, edge: number, name: string): string {
   const graph = analysis.graph;
-  if (!isListCandidate(analysis, node, name) || edge < 0) return edgeLabel(graph, edge, true);
+  const key = listKey(analysis, node, name);
+  if (key === undefined || edge < 0) return edgeLabel(graph, edge, true);
   const { firstRetainer, retainingNode } = analysis.retainers;
   let heldBySame = false;
   for (let s = firstRetainer[node]!, end = firstRetainer[node + 1]!; s < end && !heldBySame; s++) {
     const u = retainingNode[s]!;
-    heldBySame = u !== node && hopName(analysis, u) === name;
+    heldBySame = u !== node && sameList(analysis, u, key);
   }
   if (!heldBySame) return edgeLabel(graph, edge, true);
   const { firstEdge, edgeTarget } = graph;
   for (let e = firstEdge[node]!, end = firstEdge[node + 1]!; e < end; e++) {
     const t = edgeTarget[e]!;
-    if (t !== node && analysis.edgeMask[e] !== 0 && hopName(analysis, t) === name) return ' (list)';
+    if (t !== node && analysis.edgeMask[e] !== 0 && sameList(analysis, t, key)) return ' (list)';
   }
   return edgeLabel(graph, edge, true);
 }

@@ -272,3 +272,27 @@ test('AsyncContextFrame groups are marked as plumbing; the stores they carry are
     if (viaTable) assert.equal(g.plumbing, 'async-context-frame', 'a frame\'s table is plumbing too');
   }
 });
+
+test('callbacks on one pending promise: objects kept by its reactions are one group whatever the reaction\'s place in the list', () => {
+  const { b, global } = world();
+  const promise = b.node('object', 'Promise', 32);
+  b.edge(global, promise, 'property', 'pending');
+  const bornAfter = b.idOf(promise);
+  // V8 links a pending promise's reactions through hidden slot 0, newest first.
+  let holder = promise;
+  for (let i = 0; i < 4; i++) {
+    const reaction = b.node('hidden', 'system / PromiseReaction', 40);
+    b.edge(holder, reaction, holder === promise ? 'internal' : 'hidden', holder === promise ? 'reactions_or_result' : 0);
+    const callback = b.node('closure', '', 32);
+    b.edge(reaction, callback, 'hidden', 2);
+    const context = b.node('object', 'system / Context', 40);
+    b.edge(callback, context, 'internal', 'context');
+    const session = b.node('object', 'Session', 48);
+    b.edge(context, session, 'context', 'session');
+    holder = reaction;
+  }
+  const s = survivors(b, bornAfter);
+  const group = groupOf(s, 'Session');
+  assert.equal(group.count, 4);
+  assert.equal(s.signatures.text(group.signature), 'Session ← system / Context.session ← Function.context ← (system)[] ← Promise.reactions_or_result ← global.pending ← (root).global');
+});
