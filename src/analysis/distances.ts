@@ -42,21 +42,31 @@ export function computeDistances(graph: HeapGraph, mask: Uint8Array, scratch: Sc
   return distances;
 }
 
-/** One BFS engine for both passes; the ephemeron pairing state carries over between them, as in DevTools. */
-class DistanceSearch {
+/**
+ * One BFS engine for both passes; the ephemeron pairing state carries over between them, as in DevTools.
+ * With `hold` (lasting-distances.ts only; the DevTools distances never pass one): a node whose tier in
+ * `hold` is above `level` gets its distance but is not expanded; it is appended to `held` instead.
+ */
+export class DistanceSearch {
   readonly #graph: HeapGraph;
   readonly #mask: Uint8Array;
   readonly #distances: Uint32Array;
   readonly #queue: Uint32Array;
   readonly #names: EphemeronNameCache;
   readonly #pending = new Set<string>();
+  readonly #hold: Uint8Array | undefined;
+  readonly #held: number[];
+  /** Nodes whose tier in `hold` is above this are held back. */
+  level = 0;
 
-  constructor(graph: HeapGraph, mask: Uint8Array, distances: Uint32Array, queue: Uint32Array) {
+  constructor(graph: HeapGraph, mask: Uint8Array, distances: Uint32Array, queue: Uint32Array, hold?: Uint8Array, held: number[] = []) {
     this.#graph = graph;
     this.#mask = mask;
     this.#distances = distances;
     this.#queue = queue;
     this.#names = new EphemeronNameCache(graph);
+    this.#hold = hold;
+    this.#held = held;
   }
 
   /** BFS over queue[0..tail); distances of the queued nodes are already set. */
@@ -65,6 +75,7 @@ class DistanceSearch {
     const mask = this.#mask;
     const distances = this.#distances;
     const queue = this.#queue;
+    const hold = this.#hold;
     let head = 0;
     while (head < tail) {
       const n = queue[head++]!;
@@ -76,7 +87,8 @@ class DistanceSearch {
         if (distances[to] !== UNREACHABLE_DISTANCE) continue;
         if ((bits & EDGE_EPHEMERON) !== 0 && this.#skipFirstOfPair(e)) continue;
         distances[to] = d;
-        queue[tail++] = to;
+        if (hold !== undefined && hold[to]! > this.level) this.#held.push(to);
+        else queue[tail++] = to;
       }
     }
   }

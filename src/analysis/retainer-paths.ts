@@ -3,23 +3,33 @@
 // DevTools' Retainers view, which sorts retainers by distance.
 //
 // - shortestPath(v): at each hop take the retainer with the smallest distance (ties: first in retainer
-//   order), so the chain is one of the shortest, and the same one DevTools lists first.
+//   order), so the chain is one of the shortest, and the same one DevTools lists first — as long as that
+//   chain is a lasting one. A chain through a per-moment root ((Handle scope), (Stack roots): what code
+//   running at snapshot time held) or a bookkeeping holder (Node / CleanupQueue, which names objects
+//   without holding them), or none at all (DevTools' distance "-"), is never the representative while a
+//   lasting one exists: then every walk follows the lasting distances (lasting-distances.ts), which
+//   prefer lasting holders, then transient ones, then bookkeeping, and give the rest a chain up to the
+//   top of what holds it (a detached native object), which does not end at the root.
+// - preferLasting(): follow the lasting distances for every walk from the start (path signatures do, so
+//   one leak is one signature whichever transient root held some of it at the moment).
 // - kShortestPaths(v, k): best-first search over partial chains keyed by length + the distance still
 //   to go (exact, since distances are BFS distances), so chains come out shortest first; simple paths
-//   only, bounded by a node budget so a hub with a million retainers cannot stall it.
-// Bookkeeping holders (BOOKKEEPING_HOLDERS: native lists that name objects without keeping them alive,
-// such as Node's CleanupQueue) are never used as a hop, so they are never blamed as the holder.
-// A chain is an array of hops from the object (first) to the root (last); each hop names the edge by
-// which the *next* hop holds it (the root's hop has edge -1).
+//   only, bounded by a node budget so a hub with a million retainers cannot stall it. DevTools' distances,
+//   bookkeeping holders skipped.
+// The lasting distances cost one BFS; a single chain (analyze's suspects) pays it only when DevTools'
+// shortest chain is not a lasting one.
+// A chain is an array of hops from the object (first) to the root (last; or the top holder, see above);
+// each hop names the edge by which the *next* hop holds it (the last hop has edge -1).
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { EDGE_DISTANCE } from './essential-edges.js';
 import { UNREACHABLE_DISTANCE, SYSTEM_DISTANCE_BASE } from './distances.js';
 import type { HeapAnalysis } from './heap-analysis.js';
+import { findHolderTiers, holdKindOfTier, TIER_BOOKKEEPING, type HoldKind } from './holder-tiers.js';
+import { computeLastingDistances, tierOfDistance } from './lasting-distances.js';
 import { retainingEdgeOf, slotBits } from './retainer-index.js';
 
-/** Nodes that list objects without holding them; never reported as a holder. */
-export const BOOKKEEPING_HOLDERS: readonly string[] = ['Node / CleanupQueue'];
+export { BOOKKEEPING_HOLDERS } from './holder-tiers.js';
 
 export interface Hop {
   readonly ordinal: number;
@@ -34,18 +44,24 @@ const NONE = -1;
 export class RetainerPaths {
   readonly #analysis: HeapAnalysis;
   readonly #graph: HeapGraph;
-  /** Ordinals of bookkeeping holders (a handful). */
+  /** Transient roots and bookkeeping holders, with their tier (holder-tiers.ts; a handful). */
+  readonly #holderTiers: ReadonlyMap<number, number>;
+  /** Bookkeeping holders: never a hop on DevTools' distances. */
   readonly #excluded: ReadonlySet<number>;
+  /** Set once walks follow the lasting distances (lasting-distances.ts). */
+  #lasting: Uint32Array | undefined;
   /**
    * Memo: the retaining slot (index into the retainer CSR) on the shortest path, or NONE. A Map, not a
    * per-node array: callers ask about the nodes on a few chains, or the survivors of a diff, never all.
+   * Cleared when walks switch to the lasting distances.
    */
   readonly #parentSlot = new Map<number, number>();
 
   constructor(analysis: HeapAnalysis) {
     this.#analysis = analysis;
     this.#graph = analysis.graph;
-    this.#excluded = markBookkeepingHolders(this.#graph);
+    this.#holderTiers = findHolderTiers(this.#graph);
+    this.#excluded = new Set([...this.#holderTiers].filter(([, tier]) => tier === TIER_BOOKKEEPING).map(([n]) => n));
   }
 
   /** Distance of a node from the root as DevTools shows it (user-root BFS first). */
@@ -53,11 +69,29 @@ export class RetainerPaths {
     return this.#analysis.distances[ordinal]!;
   }
 
+  /** True when DevTools gives the node a distance (a path from the root over non-weak edges). */
   isReachable(ordinal: number): boolean {
     return this.#analysis.distances[ordinal] !== UNREACHABLE_DISTANCE;
   }
 
-  /** The retainer slot of the shortest-path parent of `ordinal`, or -1 at the root / when unreachable. */
+  /** From now on every walk follows the lasting distances (one BFS, once). */
+  preferLasting(): void {
+    if (this.#lasting !== undefined) return;
+    const analysis = this.#analysis;
+    this.#lasting = computeLastingDistances(this.#graph, analysis.edgeMask, analysis.retainers, this.#holderTiers, analysis.scratch);
+    this.#parentSlot.clear();
+  }
+
+  /**
+   * What `ordinal`'s chain has to go through: nothing but lasting holders, a transient root, a
+   * bookkeeping holder, or no path from the root at all.
+   */
+  holdOf(ordinal: number): HoldKind {
+    this.preferLasting();
+    return holdKindOfTier(tierOfDistance(this.#lasting![ordinal]!));
+  }
+
+  /** The retainer slot of the shortest-path parent of `ordinal`, or -1 at the root / the top of a chain. */
   parentSlot(ordinal: number): number {
     const memo = this.#parentSlot.get(ordinal);
     if (memo !== undefined) return memo;
@@ -69,15 +103,19 @@ export class RetainerPaths {
   #findParentSlot(v: number): number {
     const graph = this.#graph;
     if (v === graph.rootOrdinal) return NONE;
-    const distances = this.#analysis.distances;
+    const lasting = this.#lasting;
+    const distances = lasting ?? this.#analysis.distances;
     const dv = distances[v]!;
     if (dv === UNREACHABLE_DISTANCE) return NONE;
+    // On DevTools' distances bookkeeping holders are skipped (a dead end sends the walk to the lasting
+    // distances); on the lasting ones they sit in a tier of their own, after every other holder.
+    const excluded = lasting === undefined ? this.#excluded : undefined;
     const { firstRetainer, retainingBits, retainingNode } = this.#analysis.retainers;
     let best = NONE;
     let bestDistance = UNREACHABLE_DISTANCE;
     for (let s = firstRetainer[v]!, end = firstRetainer[v + 1]!; s < end; s++) {
       const u = retainingNode[s]!;
-      if (u === v || (slotBits(retainingBits, s) & EDGE_DISTANCE) === 0 || this.#excluded.has(u)) continue;
+      if (u === v || (slotBits(retainingBits, s) & EDGE_DISTANCE) === 0 || excluded?.has(u) === true) continue;
       // User roots sit at distance 1 under a root whose own distance is SYSTEM_DISTANCE_BASE.
       const du = u === graph.rootOrdinal ? (dv === 1 || dv === SYSTEM_DISTANCE_BASE + 1 ? 0 : distances[u]!) : distances[u]!;
       if (du < dv && du < bestDistance) {
@@ -88,7 +126,6 @@ export class RetainerPaths {
     return best;
   }
 
-  /** One shortest chain from `ordinal` to the root, at most `maxDepth` hops; [] when unreachable. */
   /** The edge behind a retainer slot of `v`. */
   edgeOfSlot(v: number, slot: number): number {
     return retainingEdgeOf(this.#graph, this.#analysis.edgeMask, this.#analysis.retainers, v, slot);
@@ -99,30 +136,59 @@ export class RetainerPaths {
     return this.#analysis.retainers.retainingNode[slot]!;
   }
 
+  /**
+   * One shortest chain from `ordinal` to the root, lasting holders first (see the header), at most
+   * `maxDepth` hops. It ends at the root, or, for an object no path from the root reaches, at the top
+   * of what holds it (a chain of one hop when nothing does).
+   */
   shortestPath(ordinal: number, maxDepth = Infinity): Chain {
+    if (this.#lasting === undefined) {
+      const chain = this.#walk(ordinal);
+      if (this.#isLasting(chain)) return chain.length > maxDepth ? chain.slice(0, maxDepth) : chain;
+      this.preferLasting();
+    }
+    const chain = this.#walk(ordinal);
+    return chain.length > maxDepth ? chain.slice(0, maxDepth) : chain;
+  }
+
+  #walk(ordinal: number): Hop[] {
     const { retainingNode } = this.#analysis.retainers;
     const hops: Hop[] = [];
     let v = ordinal;
-    while (hops.length < maxDepth) {
+    for (;;) {
       const slot = this.parentSlot(v);
       if (slot === NONE) {
-        if (v !== this.#graph.rootOrdinal) return hops.length === 0 ? [] : [...hops, { ordinal: v, edge: -1 }];
-        hops.push({ ordinal: v, edge: -1 });
+        // The root, or the top of a chain that does not reach it (on DevTools' distances: a dead end).
+        if (v === this.#graph.rootOrdinal || this.#lasting !== undefined || hops.length > 0) hops.push({ ordinal: v, edge: -1 });
         return hops;
       }
       hops.push({ ordinal: v, edge: this.edgeOfSlot(v, slot) });
       v = retainingNode[slot]!;
     }
-    return hops;
+  }
+
+  /** Ends at the root without passing a transient root. */
+  #isLasting(chain: Chain): boolean {
+    if (chain.length === 0 || chain[chain.length - 1]!.ordinal !== this.#graph.rootOrdinal) return false;
+    return chain.every((hop) => !this.#holderTiers.has(hop.ordinal));
   }
 
   /**
-   * Up to `k` chains to the root, shortest first, each at most `maxDepth` hops. Chains that do not
-   * reach the root within the depth or the node budget are not returned.
+   * Up to `k` chains to the root, lasting ones first, then shortest first, each at most `maxDepth` hops.
+   * Chains that do not reach the root within the depth or the node budget are not returned; when none
+   * does (no path from the root, or only through a bookkeeping holder), the one chain shortestPath
+   * gives stands for them, so every object shows what holds it.
    */
   kShortestPaths(ordinal: number, k: number, maxDepth = 64, budget = 200_000): Chain[] {
+    if (k <= 0) return [];
+    const found = this.isReachable(ordinal) ? this.#searchPaths(ordinal, k, maxDepth, budget) : [];
+    if (found.length === 0) return [this.shortestPath(ordinal, maxDepth)];
+    // Stable: among lasting chains and among the others, shortest first still.
+    return [...found.filter((c) => this.#isLasting(c)), ...found.filter((c) => !this.#isLasting(c))];
+  }
+
+  #searchPaths(ordinal: number, k: number, maxDepth: number, budget: number): Chain[] {
     const graph = this.#graph;
-    if (!this.isReachable(ordinal) || k <= 0) return [];
     const { firstRetainer, retainingBits, retainingNode } = this.#analysis.retainers;
     // Partial chains as a persistent linked list in typed-ish arrays: node, edge, parent entry, length.
     const nodes: number[] = [ordinal];
@@ -179,19 +245,6 @@ export class RetainerPaths {
 function onChain(entry: number, u: number, nodes: number[], parents: number[]): boolean {
   for (let e = entry; e !== -1; e = parents[e]!) if (nodes[e] === u) return true;
   return false;
-}
-
-function markBookkeepingHolders(graph: HeapGraph): Set<number> {
-  const excluded = new Set<number>();
-  const names = new Set(BOOKKEEPING_HOLDERS.map((name) => graph.strings.indexOf(name)).filter((i) => i >= 0));
-  if (names.size === 0) return excluded;
-  const { nodeName, nodeType } = graph;
-  const { native, synthetic, hidden, object } = graph.nodeTypes;
-  for (let n = 0; n < graph.nodeCount; n++) {
-    const t = nodeType[n];
-    if ((t === native || t === synthetic || t === hidden || t === object) && names.has(nodeName[n]!)) excluded.add(n);
-  }
-  return excluded;
 }
 
 /** A binary min-heap of (entry, priority) pairs; ties pop in insertion order. */

@@ -12,12 +12,18 @@
 // chain: the neighbouring handle is named as the likely owner and the label is marked inferred.
 // Rows are matched against recognisedName: V8's hidden objects keep their own name (`system /
 // PromiseReaction`), since their class name is only `(system)`.
+// Holders that do not last: a per-moment root the engine took because nothing lasting holds the object
+// ('transient-root'), Node's cleanup list ('bookkeeping'), and the top of a chain that does not reach
+// the root ('no-root': DevTools' distance "-", usually a detached native object).
 
 import type { HeapAnalysis } from '../analysis/heap-analysis.js';
 import type { HopLabel } from '../analysis/chain-description.js';
+import { findTransientRoots } from '../analysis/holder-tiers.js';
 import { hopName } from '../analysis/path-signatures.js';
 import type { Chain } from '../analysis/retainer-paths.js';
-import { ASYNC_CONTEXT_EDGES, ASYNC_RESOURCES, FRAMEWORK_EDGES, FRAMEWORK_OBJECTS, NATIVE_HOLDERS, PENDING_WORK } from './recognisers.js';
+import {
+  ASYNC_CONTEXT_EDGES, ASYNC_RESOURCES, FRAMEWORK_EDGES, FRAMEWORK_OBJECTS, NATIVE_HOLDERS, NO_ROOT_HOLDER, PENDING_WORK,
+} from './recognisers.js';
 import { describeFunction, describeTimer } from './timer-details.js';
 
 function edgeName(analysis: HeapAnalysis, edge: number): string {
@@ -105,11 +111,17 @@ function storeLabels(analysis: HeapAnalysis, chain: Chain, m: StoreMatch, labels
 export function labelChain(analysis: HeapAnalysis, chain: Chain): (HopLabel | undefined)[] {
   const graph = analysis.graph;
   const labels: (HopLabel | undefined)[] = new Array(chain.length).fill(undefined);
+  const top = chain.length - 1;
+  if (top >= 0 && chain[top]!.ordinal !== graph.rootOrdinal) {
+    const native = graph.nodeType[chain[top]!.ordinal] === graph.nodeTypes.native;
+    labels[top] = { kind: 'no-root', text: native ? NO_ROOT_HOLDER.native : NO_ROOT_HOLDER.other };
+  }
   for (let i = 0; i < chain.length; i++) {
     if (labels[i]) continue;
     const m = matchStore(analysis, chain, i);
     if (m) storeLabels(analysis, chain, m, labels);
   }
+  let transient: ReadonlySet<number> | undefined;
   for (let i = 0; i < chain.length; i++) {
     if (labels[i]) continue;
     const { ordinal, edge } = chain[i]!;
@@ -121,8 +133,9 @@ export function labelChain(analysis: HeapAnalysis, chain: Chain): (HopLabel | un
       continue;
     }
     if (t === graph.nodeTypes.native || t === graph.nodeTypes.synthetic) {
-      const native = NATIVE_HOLDERS.find((h) => h.name.test(name));
-      if (native) labels[i] = { kind: 'native', text: native.text };
+      const isTransient = t === graph.nodeTypes.synthetic && (transient ??= findTransientRoots(graph)).has(ordinal);
+      const native = NATIVE_HOLDERS.find((h) => (h.kind === 'transient-root') === isTransient && h.name.test(name));
+      if (native) labels[i] = { kind: native.kind ?? 'native', text: native.text };
       continue;
     }
     const framework = FRAMEWORK_OBJECTS.find((f) => f.className.test(name));

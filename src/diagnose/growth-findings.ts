@@ -105,7 +105,10 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
   const findings: Finding[] = [];
   const alsoHeld: AlsoHeld = new Map();
   const found = new Set<string>();
-  for (const c of candidates(diff.survivors?.groups ?? [])) {
+  // Groups nothing lasting holds (only a per-moment root, or only Node's cleanup list names them) and the
+  // context plumbing (a frame and its table: how a resource holds a store) never lead a finding.
+  const groups = (diff.survivors?.groups ?? []).filter((g) => !g.plumbing && (g.heldBy === 'lasting' || g.heldBy === 'unrooted'));
+  for (const c of candidates(groups)) {
     // A class already found by one of its paths is not found again by the sum of its paths.
     if (c.paths > 1 && found.has(c.className)) continue;
     const row = rowOf.get(c.className);

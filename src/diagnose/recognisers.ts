@@ -35,8 +35,20 @@ export const ASYNC_RESOURCES: readonly { readonly className: RegExp; readonly ki
   { className: /^ChannelWrap$/, kind: 'DNS resolver (c-ares channel)' },
 ];
 
-/** Native (embedder) holders: Node's C++ objects and V8's handle tables. */
-export const NATIVE_HOLDERS: readonly { readonly name: RegExp; readonly text: string }[] = [
+/**
+ * Native (embedder) holders: Node's C++ objects and V8's handle tables and roots. `kind` defaults to
+ * 'native'. Rows of kind 'transient-root' apply only to the roots the engine takes as per-moment
+ * (analysis/holder-tiers.ts); rows of kind 'bookkeeping' to Node's teardown list, on a chain only when
+ * nothing else holds the object.
+ */
+export const NATIVE_HOLDERS: readonly { readonly name: RegExp; readonly text: string; readonly kind?: 'transient-root' | 'bookkeeping' }[] = [
+  { name: /^\(Stack roots\)$/, kind: 'transient-root', text: 'transient: the stack of the code running when the snapshot was taken holds it for that moment, nothing lasting was found holding it' },
+  { name: /^\(Handle scope\)$/, kind: 'transient-root', text: 'transient: handles of native code running when the snapshot was taken hold it for that moment, nothing lasting was found holding it' },
+  { name: /^\(Micro tasks\)$/, kind: 'transient-root', text: 'transient: a microtask queued when the snapshot was taken holds it until it runs, nothing lasting was found holding it' },
+  { name: /^\(Strong roots\)$/, kind: 'transient-root', text: 'transient: a V8 operation under way when the snapshot was taken (e.g. a compile job) holds it, nothing lasting was found holding it' },
+  { name: /./, kind: 'transient-root', text: 'transient: held only for the moment the snapshot was taken, nothing lasting was found holding it' },
+  { name: /^Node \/ CleanupQueue$/, kind: 'bookkeeping', text: "Node's list of native objects to clean up at exit: it names them without keeping them alive; nothing else on record holds this" },
+  { name: /^Detached Node \/ /, text: 'detached native object: its C++ side lives as long as its JavaScript object, it does not keep it alive on its own' },
   { name: /^Node \/ TCP(Socket)?Wrap$/, text: 'held by native code (TCP socket wrap)' },
   { name: /^Node \/ (TLSWrap|TLSSocket)$/, text: 'held by native code (TLS socket wrap)' },
   { name: /^Node \/ (PipeWrap|PipeSocketWrap)$/, text: 'held by native code (pipe wrap)' },
@@ -44,6 +56,12 @@ export const NATIVE_HOLDERS: readonly { readonly name: RegExp; readonly text: st
   { name: /^\(Global handles\)$/, text: 'held by a V8 global handle (native code keeps it alive)' },
   { name: /^Node \/ /, text: 'held by native code' },
 ];
+
+/** The top of a chain that does not reach the root (no path from the GC roots in this snapshot). */
+export const NO_ROOT_HOLDER = {
+  native: 'not reachable from the GC roots in this snapshot: held by this detached native object (DevTools shows no distance)',
+  other: 'not reachable from the GC roots in this snapshot: nothing on record holds this object (DevTools shows no distance)',
+} as const;
 
 /** Agent-framework objects, by class name; `few` marks objects a process should have a handful of. */
 export const FRAMEWORK_OBJECTS: readonly { readonly className: RegExp; readonly text: string; readonly few: boolean }[] = [

@@ -38,6 +38,7 @@ function group(className: string, counts: number[], retainedSize: number): Survi
     counts,
     growthPerInterval: count / (counts.length - 1),
     grewEveryInterval: counts.every((c, k) => k === 0 || c > counts[k - 1]!),
+    heldBy: 'lasting',
     chain: [
       { node: { id: 101, name: className, type: 'object', className }, edge: { type: 'element', name: '3' }, selfSize: 40, retainedSize: 72 },
       { node: { id: 11, name: 'Array', type: 'object', className: 'Array' }, edge: { type: 'context', name: 'items' }, selfSize: 32, retainedSize: 9000 },

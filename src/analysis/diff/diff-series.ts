@@ -20,6 +20,8 @@
 import { parseSnapshotFile } from '../../snapshot/parse.js';
 import { HeapAnalysis, type AnalysisPhase } from '../heap-analysis.js';
 import { describeChain, type ChainHop, type ChainLabeler } from '../chain-description.js';
+import type { Plumbing } from '../context-plumbing.js';
+import type { HoldKind } from '../holder-tiers.js';
 import { findNodeVersion } from '../node-version.js';
 import { PathSignatures } from '../path-signatures.js';
 import { RetainerPaths } from '../retainer-paths.js';
@@ -89,6 +91,7 @@ export interface ClassDiffRow {
 
 export interface SurvivorGroup {
   readonly signature: string;
+  /** The class of every member (the class the signature starts with). */
   readonly className: string;
   readonly count: number;
   readonly selfSize: number;
@@ -99,6 +102,19 @@ export interface SurvivorGroup {
   readonly grewEveryInterval: boolean | null;
   /** The chain of the group's largest member, object first. */
   readonly chain: readonly ChainHop[];
+  /**
+   * What the chain has to go through: only lasting holders; a per-moment root such as `(Handle scope)`
+   * (code running at snapshot time held the members, nothing lasting did); only a bookkeeping list
+   * (Node / CleanupQueue); or no path from the GC roots at all (the chain ends at the top of what holds
+   * the members, e.g. a detached native object, not at the root).
+   */
+  readonly heldBy: HoldKind;
+  /**
+   * Set when the members are Node's async-context plumbing ('async-context-frame': AsyncContextFrame
+   * objects or their tables): the hop that carries a store, not the leak; what leaks is what the frames
+   * hold (the groups whose chains pass through them).
+   */
+  readonly plumbing?: Plumbing;
 }
 
 /**
@@ -369,6 +385,7 @@ function describeSurvivors(
     const counts = g.perSnapshot.map((c, k) => (k === intervals ? g.count : c));
     return {
       signature: signatures.text(g.signature),
+      // Every member has the representative's class: they share a signature, which starts with it.
       className: analysis.className(g.representative),
       count: g.count,
       selfSize: g.selfSize,
@@ -377,6 +394,8 @@ function describeSurvivors(
       growthPerInterval: intervals > 0 ? g.count / intervals : 0,
       grewEveryInterval: grewEveryInterval(counts),
       chain: describeChain(analysis, paths.shortestPath(g.representative), false, labeler),
+      heldBy: g.heldBy,
+      ...(g.plumbing ? { plumbing: g.plumbing } : {}),
     };
   });
   return { count: data.count, size: data.selfSize, groups };

@@ -1,6 +1,10 @@
 // Survivors: objects of the newest snapshot born after the first one (V8 id above the first snapshot's
 // largest) and still alive. Grouped by retainer-path signature (path-signatures.ts: the class of the
-// object, then the shortest chain to the root, indices folded), so one per-request leak is one group.
+// object, then the shortest chain to the root, lasting holders first, indices folded), so one
+// per-request leak is one group, and every member of a group has the class the signature starts with.
+// Objects no path from the root reaches (held by a detached native object, DevTools' distance "-") are
+// in the snapshot, so they are survivors too, grouped by the chain up to what holds them; `heldBy` says
+// which kind of holder a group's chain has to go through.
 //
 // A group's retained size is the size of the union of what its members retain: a member dominated by
 // another member of the same group (a linked list, a tree of one class) adds nothing of its own.
@@ -8,6 +12,8 @@
 // id; alive at both ends means alive in between), which is the group's growth curve.
 
 import type { HeapAnalysis } from '../heap-analysis.js';
+import { plumbingOf, type Plumbing } from '../context-plumbing.js';
+import type { HoldKind } from '../holder-tiers.js';
 import type { RetainerPaths } from '../retainer-paths.js';
 import type { PathSignatures } from '../path-signatures.js';
 
@@ -20,6 +26,10 @@ export interface SurvivorGroupData {
   readonly perSnapshot: readonly number[];
   /** The member with the largest retained size: its chain represents the group. */
   readonly representative: number;
+  /** The kind of holder the group's chain goes through (the same for every member: one signature). */
+  readonly heldBy: HoldKind;
+  /** Set when the members are Node's async-context plumbing (context-plumbing.ts), not the leak itself. */
+  readonly plumbing?: Plumbing;
 }
 
 export interface SurvivorData {
@@ -51,7 +61,7 @@ export function groupSurvivors(
   const { native, synthetic } = graph.nodeTypes;
   const { nodeType } = graph;
   for (let n = 0; n < nodeCount; n++) {
-    if (nodeId[n]! <= bornAfter || selfSizes[n] === 0 || !paths.isReachable(n)) continue;
+    if (nodeId[n]! <= bornAfter || selfSizes[n] === 0) continue;
     // Embedder and synthetic ids are not handed out in order: "born after" means nothing for them.
     if (nodeType[n] === native || nodeType[n] === synthetic) continue;
     const s = signatures.signatureOf(n);
@@ -86,14 +96,19 @@ export function groupSurvivors(
     }
     if (!covered) kept[g]! += retained[n]!;
   }
-  const groups = sig.map((s, g): SurvivorGroupData => ({
-    signature: s,
-    count: count[g]!,
-    selfSize: self[g]!,
-    retainedSize: kept[g]!,
-    perSnapshot: perSnapshot[g]!,
-    representative: rep[g]!,
-  }));
+  const groups = sig.map((s, g): SurvivorGroupData => {
+    const plumbing = plumbingOf(analysis, paths, rep[g]!);
+    return {
+      signature: s,
+      count: count[g]!,
+      selfSize: self[g]!,
+      retainedSize: kept[g]!,
+      perSnapshot: perSnapshot[g]!,
+      representative: rep[g]!,
+      heldBy: paths.holdOf(rep[g]!),
+      ...(plumbing ? { plumbing } : {}),
+    };
+  });
   groups.sort((a, b) => b.retainedSize - a.retainedSize || b.count - a.count);
   return { count: total, selfSize: totalSelf, groups };
 }
