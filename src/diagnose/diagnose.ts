@@ -45,6 +45,8 @@ export interface Finding {
   readonly born?: readonly number[];
   /** Backlogs: the count fell back after its peak. */
   readonly drained?: boolean;
+  /** Growth findings: of the retained size, ArrayBuffer backing stores (bytes outside the JS heap). */
+  readonly externalSize?: number;
 }
 
 /** The figures the rules were measured against (docs/diagnosis-model.md). */
@@ -148,18 +150,26 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const kept = classified.filter((f) => f.kind !== 'backlog');
   const held = classified.filter((f) => f.kind === 'backlog');
   const backlog = diff.sameProcess ? [...held, ...backlogFindings(ctx, [...held, ...kept])] : [];
-  const externalBytes = externalFromSnapshots(diff, ctx, jsGrowth) || (grows === 'external' && jsGrowth < sig.floorBytes);
+  // Bytes weighed where they live: in the lasting groups, backing stores against JS objects; without
+  // any, the backing-store class totals or the timeline's external part against the program's objects.
+  const outside = kept.reduce((sum, f) => sum + (f.externalSize ?? 0), 0);
+  const inside = kept.reduce((sum, f) => sum + f.retainedSize - (f.externalSize ?? 0), 0);
+  const externalBytes = kept.length > 0
+    ? outside > inside
+    : externalFromSnapshots(diff, ctx, jsGrowth) || (grows === 'external' && jsGrowth < sig.floorBytes);
 
   const evidence: string[] = [];
   let verdict: Verdict = 'none';
-  let findings: Finding[] = kept;
+  const findings: Finding[] = kept;
   if (externalBytes) {
     verdict = 'external';
-    findings = kept.map((f) => ({ ...f, kind: 'external' }));
-    evidence.push(grows === 'external' && memoryText
-      ? memoryText
-      : `ArrayBuffer backing stores grew by ${kib(backingStoreGrowth)} between the first and the last snapshot, more than the program's JS objects (${kib(jsGrowth)}): the memory is in Buffers / ArrayBuffers`);
-    if (kept[0]) evidence.push(`what holds them: ${kept[0].className} (finding 1)`);
+    const holder = kept.find((f) => f.kind === 'external');
+    evidence.push(holder
+      ? `${kib(outside)} of ArrayBuffer backing stores (Buffers) kept by groups that grow with the work, against ${kib(inside)} of JS objects: the memory is outside the JS heap, held by ${holder.className}`
+      : grows === 'external' && memoryText
+        ? memoryText
+        : `ArrayBuffer backing stores grew by ${kib(backingStoreGrowth)} between the first and the last snapshot, more than the program's JS objects (${kib(jsGrowth)}): the memory is in Buffers / ArrayBuffers`);
+    if (holder) evidence.push(...holder.evidence);
   } else if (kept.length > 0) {
     verdict = 'leak';
     evidence.push(...kept[0]!.evidence);

@@ -38,7 +38,12 @@ interface Curve {
   readonly className: string;
   readonly counts: readonly number[];
   readonly retainedSize: number;
+  /** Of the retained size, ArrayBuffer backing stores. */
+  readonly externalSize: number;
 }
+
+/** A group whose retained bytes are mostly backing stores is memory outside the JS heap: `external`. */
+const EXTERNAL_SHARE = 0.5;
 
 /** Why a curve is growth that lasts, or undefined when it is not. */
 function lastingGrowth(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext): readonly number[] | undefined {
@@ -76,7 +81,7 @@ function fewText(className: string): string | undefined {
 
 /** Candidates: single path groups, then per-class sums of classes whose paths differ per member. */
 function candidates(groups: readonly SurvivorGroup[]): (Curve & { group: SurvivorGroup; paths: number })[] {
-  const out = groups.map((g) => ({ className: g.className, counts: g.counts, retainedSize: g.retainedSize, group: g, paths: 1 }));
+  const out = groups.map((g) => ({ className: g.className, counts: g.counts, retainedSize: g.retainedSize, externalSize: g.externalSize, group: g, paths: 1 }));
   const byClass = new Map<string, SurvivorGroup[]>();
   for (const g of groups) {
     const list = byClass.get(g.className);
@@ -90,6 +95,7 @@ function candidates(groups: readonly SurvivorGroup[]): (Curve & { group: Survivo
       className,
       counts: top.counts.map((_, k) => list.reduce((sum, g) => sum + g.counts[k]!, 0)),
       retainedSize: list.reduce((sum, g) => sum + g.retainedSize, 0),
+      externalSize: list.reduce((sum, g) => sum + g.externalSize, 0),
       group: top,
       paths: list.length,
     });
@@ -140,8 +146,9 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
     }
     found.add(c.className);
     const few = fewText(c.className);
+    const external = c.externalSize >= EXTERNAL_SHARE * c.retainedSize;
     findings.push({
-      kind: few ? 'should-be-few' : 'leak',
+      kind: external ? 'external' : few ? 'should-be-few' : 'leak',
       className: c.className,
       signature: g.signature,
       count,
@@ -151,9 +158,11 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
       fix: suggestFix(c.className, g.chain),
       evidence: [
         growthEvidence(c.className, count, born, row, c.paths),
+        ...(external ? [`${Math.round((100 * c.externalSize) / c.retainedSize)}% of what they retain is ArrayBuffer backing stores (Buffers): memory outside the JS heap`] : []),
         ...(few ? [`a ${few}: a process needs a handful, and every interval added more that stayed`] : []),
       ],
       born,
+      externalSize: c.externalSize,
     });
   }
   return findings

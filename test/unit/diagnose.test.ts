@@ -35,6 +35,7 @@ function group(className: string, counts: number[], retainedSize: number): Survi
     count,
     selfSize: count * 40,
     retainedSize,
+    externalSize: 0,
     counts,
     growthPerInterval: count / (counts.length - 1),
     grewEveryInterval: counts.every((c, k) => k === 0 || c > counts[k - 1]!),
@@ -144,10 +145,16 @@ test('a shrinking heap is never external or leak from one backing store of a few
 test('external: backing stores growing with the work outweigh the JS objects that hold them', () => {
   const stores = { ...row('system / JSArrayBufferData', [10, 110, 210], undefined, 192 * 1024) };
   const records = row('Record', [10, 110, 210], undefined, 80);
-  const d = diagnose({ diff: diffOf([stores, records], [group('Record', [0, 100, 200], 200 * 192 * 1024)]) });
+  const kept = { ...group('Record', [0, 100, 200], 200 * (192 * 1024 + 80)), externalSize: 200 * 192 * 1024 };
+  const d = diagnose({ diff: diffOf([stores, records], [kept]) });
   assert.equal(d.verdict, 'external');
   assert.equal(d.findings[0]!.className, 'Record');
   assert.equal(d.findings[0]!.kind, 'external');
+  // A JS leak larger than the buffers kept beside it: the verdict is the leak, the buffers a finding of their own.
+  const sessions = { ...group('Session', [0, 1000, 2000], 60e6), signature: 'Session ← Map.table ← system / Context.sessions ← (root)' };
+  const both = diagnose({ diff: diffOf([stores, records, row('Session', [0, 1000, 2000], undefined, 30_000)], [sessions, kept]) });
+  assert.equal(both.verdict, 'leak');
+  assert.deepEqual(both.findings.map((f) => [f.className, f.kind]), [['Session', 'leak'], ['Record', 'external']]);
 });
 
 function samples(f: (minute: number) => Partial<MemorySample>): MemorySample[] {

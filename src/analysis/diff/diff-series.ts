@@ -96,6 +96,8 @@ export interface SurvivorGroup {
   readonly count: number;
   readonly selfSize: number;
   readonly retainedSize: number;
+  /** Of the retained size, ArrayBuffer backing stores the members hold (bytes outside the JS heap). */
+  readonly externalSize: number;
   /** Members present at each snapshot of the series. */
   readonly counts: readonly number[];
   readonly growthPerInterval: number;
@@ -390,6 +392,7 @@ function describeSurvivors(
       count: g.count,
       selfSize: g.selfSize,
       retainedSize: g.retainedSize,
+      externalSize: g.externalSize,
       counts,
       growthPerInterval: intervals > 0 ? g.count / intervals : 0,
       grewEveryInterval: grewEveryInterval(counts),

@@ -22,6 +22,8 @@ export interface SurvivorGroupData {
   readonly count: number;
   readonly selfSize: number;
   readonly retainedSize: number;
+  /** Of the retained size, ArrayBuffer backing stores (bytes outside the JS heap). */
+  readonly externalSize: number;
   /** Members present at each snapshot of the series (the first is always 0). */
   readonly perSnapshot: readonly number[];
   /** The member with the largest retained size: its chain represents the group. */
@@ -96,6 +98,7 @@ export function groupSurvivors(
     }
     if (!covered) kept[g]! += retained[n]!;
   }
+  const external = externalByGroup(analysis, groupOf, sig.length);
   const groups = sig.map((s, g): SurvivorGroupData => {
     const plumbing = plumbingOf(analysis, paths, rep[g]!);
     return {
@@ -103,6 +106,7 @@ export function groupSurvivors(
       count: count[g]!,
       selfSize: self[g]!,
       retainedSize: kept[g]!,
+      externalSize: external[g]!,
       perSnapshot: perSnapshot[g]!,
       representative: rep[g]!,
       heldBy: paths.holdOf(rep[g]!),
@@ -111,4 +115,36 @@ export function groupSurvivors(
   });
   groups.sort((a, b) => b.retainedSize - a.retainedSize || b.count - a.count);
   return { count: total, selfSize: totalSelf, groups };
+}
+
+/** V8's name for an ArrayBuffer's backing store (a native node whose size is the buffer's bytes). */
+const BACKING_STORE_NAME = 'system / JSArrayBufferData';
+
+/**
+ * Per group, the bytes of ArrayBuffer backing stores its members hold: each backing store counts for the
+ * group of its nearest dominator that is a member of one (the buffers a leaking record keeps). These
+ * bytes live outside the JS heap (`external`/`arrayBuffers` in process.memoryUsage()).
+ */
+function externalByGroup(analysis: HeapAnalysis, groupOf: Int32Array, groups: number): Float64Array {
+  const out = new Float64Array(groups);
+  const { graph } = analysis;
+  const name = graph.strings.indexOf(BACKING_STORE_NAME);
+  if (name < 0 || groups === 0) return out;
+  const { nodeName, nodeType, nodeCount, rootOrdinal } = graph;
+  const native = graph.nodeTypes.native;
+  const dominators = analysis.dominators;
+  const selfSizes = analysis.selfSizes;
+  for (let n = 0; n < nodeCount; n++) {
+    if (nodeName[n] !== name || nodeType[n] !== native) continue;
+    let up = dominators[n]!;
+    for (let steps = 0; up !== rootOrdinal && steps < MAX_DOMINATOR_WALK; steps++) {
+      const g = groupOf[up]!;
+      if (g >= 0) {
+        out[g]! += selfSizes[n]!;
+        break;
+      }
+      up = dominators[up]!;
+    }
+  }
+  return out;
 }
