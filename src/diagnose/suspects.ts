@@ -14,6 +14,7 @@ import { describeChain } from '../analysis/chain-description.js';
 import type { HeapAnalysis } from '../analysis/heap-analysis.js';
 import { chainSignature, hopName } from '../analysis/path-signatures.js';
 import { RetainerPaths } from '../analysis/retainer-paths.js';
+import { unionRetainedByGroup } from '../analysis/group-retained.js';
 import type { Finding } from './diagnose.js';
 import { suggestFix } from './fixes.js';
 import { ASYNC_CONTEXT_EDGES, FRAMEWORK_OBJECTS } from './recognisers.js';
@@ -124,25 +125,9 @@ export function findSuspects(
   return findings.sort((a, b) => b.retainedSize - a.retainedSize);
 }
 
-/**
- * What a set of objects retains together: members dominated by another member add nothing of their own
- * (a store inside another store's run tree), so the sum never exceeds the heap.
- */
+/** What a set of objects retains together (analysis/group-retained.ts): never above the heap. */
 function unionRetained(analysis: HeapAnalysis, members: readonly number[]): number {
-  const inSet = new Set(members);
-  const { dominators, retainedSizes } = analysis;
-  const root = analysis.graph.rootOrdinal;
-  let total = 0;
-  for (const m of members) {
-    let up = dominators[m]!, covered = false;
-    for (let steps = 0; up !== root && steps < MAX_DOMINATOR_WALK && !covered; steps++) {
-      covered = inSet.has(up);
-      up = dominators[up]!;
-    }
-    if (!covered) total += retainedSizes[m]!;
-  }
-  return total;
+  const groupOf = new Int32Array(analysis.graph.nodeCount).fill(-1);
+  for (const m of members) groupOf[m] = 0;
+  return unionRetainedByGroup(analysis, groupOf, 1)[0]!;
 }
-
-/** How far up the dominator tree to look for another member (deeper chains are rare and cut short). */
-const MAX_DOMINATOR_WALK = 10_000;

@@ -7,6 +7,7 @@
 // counts are compared: a row whose members are all replaced between snapshots keeps its count, and
 // objects born and dead within an interval are not seen (docs/diff-modes.md).
 
+import { unionRetainedByGroup } from '../group-retained.js';
 import { describeChain, type ChainHop, type ChainLabeler } from '../chain-description.js';
 import { hopName } from '../path-signatures.js';
 import { grewEveryInterval } from './growth-curve.js';
@@ -40,8 +41,6 @@ export interface SignatureSeries {
   readonly groups: readonly SignatureGroup[];
 }
 
-/** How far up the dominator tree to look for a same-group ancestor (as survivors.ts). */
-const MAX_DOMINATOR_WALK = 10_000;
 
 interface Row {
   readonly id: number;
@@ -97,13 +96,11 @@ export function describeSignatureSeries(
  */
 function membersInNewest(index: SignatureIndex, wanted: readonly number[]): { representative: Int32Array; retainedSize: Float64Array } {
   const { analysis } = index;
-  const { nodeCount, rootOrdinal } = analysis.graph;
+  const { nodeCount } = analysis.graph;
   const retained = analysis.retainedSizes;
-  const dominators = analysis.dominators;
   const groupOfSeries = new Int32Array(wanted.reduce((max, id) => Math.max(max, id + 1), 0)).fill(-1);
   wanted.forEach((id, g) => (groupOfSeries[id] = g));
   const representative = new Int32Array(wanted.length).fill(-1);
-  const retainedSize = new Float64Array(wanted.length);
   const groupOf = new Int32Array(nodeCount).fill(-1);
   for (let n = 0; n < nodeCount; n++) {
     const id = seriesSignatureOf(index, n);
@@ -112,20 +109,6 @@ function membersInNewest(index: SignatureIndex, wanted: readonly number[]): { re
     groupOf[n] = g;
     if (representative[g]! < 0 || retained[n]! > retained[representative[g]!]!) representative[g] = n;
   }
-  // Union of retained sets: only members with no same-group member above them count (as survivors.ts).
-  for (let n = 0; n < nodeCount; n++) {
-    const g = groupOf[n]!;
-    if (g < 0) continue;
-    let up = dominators[n]!;
-    let covered = false;
-    for (let steps = 0; up !== rootOrdinal && steps < MAX_DOMINATOR_WALK; steps++) {
-      if (groupOf[up] === g) {
-        covered = true;
-        break;
-      }
-      up = dominators[up]!;
-    }
-    if (!covered) retainedSize[g]! += retained[n]!;
-  }
+  const retainedSize = unionRetainedByGroup(analysis, groupOf, wanted.length);
   return { representative, retainedSize };
 }

@@ -12,6 +12,7 @@
 // id; alive at both ends means alive in between), which is the group's growth curve.
 
 import type { HeapAnalysis } from '../heap-analysis.js';
+import { MAX_DOMINATOR_WALK, unionRetainedByGroup } from '../group-retained.js';
 import { plumbingOf, type Plumbing } from '../context-plumbing.js';
 import type { HoldKind } from '../holder-tiers.js';
 import type { RetainerPaths } from '../retainer-paths.js';
@@ -40,8 +41,6 @@ export interface SurvivorData {
   readonly groups: readonly SurvivorGroupData[];
 }
 
-/** How far up the dominator tree to look for a same-group ancestor before calling a member top-most. */
-const MAX_DOMINATOR_WALK = 10_000;
 
 export function groupSurvivors(
   analysis: HeapAnalysis,
@@ -50,14 +49,13 @@ export function groupSurvivors(
   maxIds: readonly number[],
 ): SurvivorData {
   const { graph } = analysis;
-  const { nodeId, nodeCount, rootOrdinal } = graph;
+  const { nodeId, nodeCount } = graph;
   const selfSizes = analysis.selfSizes;
   const retained = analysis.retainedSizes;
-  const dominators = analysis.dominators;
   const bornAfter = maxIds[0]!;
   const groupOf = new Int32Array(nodeCount).fill(-1);
   const bySignature = new Map<number, number>();
-  const sig: number[] = [], count: number[] = [], self: number[] = [], kept: number[] = [], rep: number[] = [];
+  const sig: number[] = [], count: number[] = [], self: number[] = [], rep: number[] = [];
   const perSnapshot: number[][] = [];
   let total = 0, totalSelf = 0;
   const { native, synthetic } = graph.nodeTypes;
@@ -71,7 +69,7 @@ export function groupSurvivors(
     if (g === undefined) {
       g = sig.push(s) - 1;
       bySignature.set(s, g);
-      count.push(0); self.push(0); kept.push(0); rep.push(n);
+      count.push(0); self.push(0); rep.push(n);
       perSnapshot.push(new Array<number>(maxIds.length).fill(0));
     }
     groupOf[n] = g;
@@ -83,21 +81,7 @@ export function groupSurvivors(
     const curve = perSnapshot[g]!;
     for (let k = 1; k < maxIds.length; k++) if (nodeId[n]! <= maxIds[k]!) curve[k]!++;
   }
-  // Union of retained sets: count only members with no same-group member above them.
-  for (let n = 0; n < nodeCount; n++) {
-    const g = groupOf[n]!;
-    if (g < 0) continue;
-    let up = dominators[n]!;
-    let covered = false;
-    for (let steps = 0; up !== rootOrdinal && steps < MAX_DOMINATOR_WALK; steps++) {
-      if (groupOf[up] === g) {
-        covered = true;
-        break;
-      }
-      up = dominators[up]!;
-    }
-    if (!covered) kept[g]! += retained[n]!;
-  }
+  const kept = unionRetainedByGroup(analysis, groupOf, sig.length);
   const external = externalByGroup(analysis, groupOf, sig.length);
   const groups = sig.map((s, g): SurvivorGroupData => {
     const plumbing = plumbingOf(analysis, paths, rep[g]!);
