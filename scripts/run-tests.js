@@ -5,7 +5,7 @@
 // The files that run real agents (several LangGraph processes, snapshots, analyses each) run after the
 // others and one at a time: beside each other on 2 cores they starve the agents they attach to.
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const root = new URL('../dist/test/', import.meta.url).pathname;
@@ -15,14 +15,16 @@ const files = [];
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) walk(p);
-    else if (name.endsWith('.test.js') && (!filter || p.includes(filter))) files.push(p);
+    // The filter matches the path under dist/test only: a checkout's own path (e.g. a worktree named
+    // wt-zoo) must not match every file.
+    else if (name.endsWith('.test.js') && (!filter || `/${relative(root, p)}`.includes(filter))) files.push(p);
   }
 })(root);
 if (files.length === 0) {
   console.error(`no test files under ${root}${filter ? ` matching "${filter}"` : ''}`);
   process.exit(1);
 }
-const ALONE = ['/e2e/agent-fixtures.test.js', '/e2e/attach-agents.test.js'];
+const ALONE = ['/e2e/agent-fixtures.test.js', '/e2e/attach-agents.test.js', '/e2e/zoo.test.js'];
 const alone = files.filter((f) => ALONE.some((a) => f.endsWith(a)));
 const together = files.filter((f) => !alone.includes(f));
 let status = 0;

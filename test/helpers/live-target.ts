@@ -26,6 +26,8 @@ export interface StartOptions {
   readonly fixture?: string;
   readonly code?: string;
   readonly command?: readonly string[];
+  /** The node binary for `fixture`/`code` (default: the running one; see node-binaries.ts for other majors). */
+  readonly node?: string;
   readonly nodeArgs?: readonly string[];
   /** Requests a second for fixtures (LEAKHUNT_FIXTURE_RATE). */
   readonly rate?: number;
@@ -103,7 +105,7 @@ export async function startTarget(options: StartOptions): Promise<LiveTarget> {
   const args = options.command
     ? options.command.slice(1)
     : [...(options.nodeArgs ?? []), ...(options.code !== undefined ? ['-e', options.code] : [resolveFixture(options.fixture!)])];
-  const command = options.command ? options.command[0]! : process.execPath;
+  const command = options.command ? options.command[0]! : options.node ?? process.execPath;
   const child = spawn(command, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...options.env, PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: String(options.rate ?? 50) },
