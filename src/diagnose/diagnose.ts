@@ -12,7 +12,8 @@
 //   timeline) — more than the JS heap's own objects do.
 // - native: RSS grows while the heap and external memory are flat, after taking out what each heap
 //   snapshot left behind in the target (the RSS step across each snapshot's pause).
-// - warm-up: growth in the first interval only; none: nothing above.
+// - warm-up: survivors born in the first interval stayed and the last interval added little; none:
+//   nothing above.
 // One snapshot shows no growth: see suspects.ts (kind `suspect`, never a `leak` verdict).
 
 import type { ChainHop } from '../analysis/chain-description.js';
@@ -20,7 +21,7 @@ import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import { backlogFindings, drainingWork, throughPendingWork } from './backlog-findings.js';
 import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 import { signatureGrowthFindings } from './signature-growth.js';
-import { growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
+import { bornPerInterval, growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
 import { describeTrend, summarizeTrend, type MemorySample, type MemoryTrend, type Pause } from './memory-trend.js';
 
 export type Verdict = 'leak' | 'backlog' | 'external' | 'native' | 'warm-up' | 'suspect' | 'none';
@@ -107,17 +108,26 @@ function externalFromSnapshots(diff: DiffResult, ctx: GrowthContext, js: number)
   return sizes.length < 3 || growsWithWork(stepsOf(sizes), ctx.work);
 }
 
-/** Growth in the first interval, and none of the program's own classes still growing at the end. */
-function warmUp(diff: DiffResult, floor: Significance): boolean {
-  const n = diff.snapshots.length;
-  if (n < 3) return false;
-  const grewFirst = classGrowthInInterval(diff, 0);
-  const grewLast = classGrowthInInterval(diff, n - 2);
-  return grewFirst >= floor.classFloorBytes && grewLast < floor.classFloorBytes;
-}
+/** Of what is born in the first interval and kept, what the last interval may still add for warm-up. */
+const WARM_UP_TAIL = 0.25;
 
-function classGrowthInInterval(diff: DiffResult, k: number): number {
-  return diff.classes.reduce((sum, c) => sum + Math.max(0, c.sizes[k + 1]! - c.sizes[k]!), 0);
+/**
+ * Warm-up: objects born in the first interval stayed (code compiled, caches and interned strings filled:
+ * survivors, known by identity) and the last interval added little that stayed. Objects of the work in
+ * flight at the first snapshot are gone by the last: they are not survivors and not warm-up.
+ */
+function warmUp(diff: DiffResult, floor: Significance): boolean {
+  const groups = diff.survivors?.groups;
+  if (diff.snapshots.length < 3 || !groups) return false;
+  let first = 0, last = 0;
+  for (const g of groups) {
+    const count = g.counts[g.counts.length - 1]!;
+    if (count === 0) continue;
+    const born = bornPerInterval(g.counts);
+    first += (g.selfSize * born[0]!) / count;
+    last += (g.selfSize * born[born.length - 1]!) / count;
+  }
+  return first >= floor.floorBytes && last <= WARM_UP_TAIL * first;
 }
 
 function workUnitOf(input: DiagnoseInput): ModelFigures['workUnit'] {

@@ -16,6 +16,8 @@ import { FRAMEWORK_OBJECTS } from './recognisers.js';
 export const V8_INTERNAL = /^\((compiled code|system|object shape|sliced string|concatenated string)\)$|^system \/ /;
 /** Hops that carry something else: never named as what leaks (the frame's store is). */
 export const PLUMBING = /^(AsyncContextFrame)$/;
+/** A class summed over its paths must have this many survivors per path on average. */
+const MIN_MEMBERS_PER_PATH = 4;
 /** With two snapshots nothing shows steadiness: a group needs at least this many survivors. */
 export const MIN_TWO_SNAPSHOT_COUNT = 10;
 
@@ -66,8 +68,17 @@ function growthEvidence(className: string, count: number, born: readonly number[
   return `${count} ${className} born after the first snapshot are still alive ${where}, added in every interval (${born.join(', ')})${live}`;
 }
 
+/**
+ * Objects that carry a leak rather than being it: a timer, a listener function, a promise, a plain array,
+ * a frame. A finding headed by one of these is named after the program's own objects folded into it when
+ * there are any (`PollJob` held by a `Timeout`, `RequestState` closed over by a listener).
+ */
+const CARRIER = /^(Timeout|Immediate|TimersList|Function|\(closure\)|Array|Object|Promise|Map|Set|WeakRef|AsyncContextFrame|\(object elements\)|\(array\)|\(string\)|\(number\))$|\(\)$/;
+
 /** Per finding: the classes of other growing groups held through its objects, with their counts. */
 type AlsoHeld = Map<Finding, Map<string, number>>;
+/** Per finding: the lasting groups folded into it, for naming it after the program's own objects. */
+type Folded = Map<Finding, (Curve & { group: SurvivorGroup; born: readonly number[] })[]>;
 
 function hold(alsoHeld: AlsoHeld, holder: Finding, className: string, count: number): void {
   let held = alsoHeld.get(holder);
@@ -89,7 +100,9 @@ function candidates(groups: readonly SurvivorGroup[]): (Curve & { group: Survivo
     else byClass.set(g.className, [g]);
   }
   for (const [className, list] of byClass) {
-    if (list.length < 2) continue;
+    // One leak split over paths has many members on each; objects made once each along paths of their
+    // own (a singleton's array per service) are not one growing thing.
+    if (list.length < 2 || list.reduce((sum, g) => sum + g.count, 0) < MIN_MEMBERS_PER_PATH * list.length) continue;
     const top = list.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
     out.push({
       className,
@@ -110,6 +123,7 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
   const rowOf = new Map(diff.classes.map((r) => [r.name, r]));
   const findings: Finding[] = [];
   const alsoHeld: AlsoHeld = new Map();
+  const folded: Folded = new Map();
   const found = new Set<string>();
   // Groups nothing lasting holds (only a per-moment root, or only Node's cleanup list names them) and the
   // context plumbing (a frame and its table: how a resource holds a store) never lead a finding.
@@ -131,7 +145,10 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
     const index = findings.findIndex((f) => g.chain.slice(1).some((hop) => hop.node.className === f.className));
     if (index >= 0) {
       const holder = findings[index]!;
-      if (!found.has(c.className)) hold(alsoHeld, holder, c.className, count);
+      if (!found.has(c.className)) {
+        hold(alsoHeld, holder, c.className, count);
+        folded.set(holder, [...(folded.get(holder) ?? []), { ...c, born }]);
+      }
       found.add(c.className);
       // The chain through an AsyncLocalStorage store explains the leak best (the holder is the resource
       // that captured it): show that one, with its fix.
@@ -140,6 +157,9 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
         const held = alsoHeld.get(holder);
         if (held) alsoHeld.set(better, held);
         alsoHeld.delete(holder);
+        const inner = folded.get(holder);
+        if (inner) folded.set(better, inner);
+        folded.delete(holder);
         findings[index] = better;
       }
       continue;
@@ -167,8 +187,43 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
   }
   return findings
     .map((f) => {
-      const held = alsoHeld.get(f);
-      return held ? { ...f, alsoHeld: [...held].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : f;
+      const named = namedAfterProgram(f, folded.get(f) ?? [], alsoHeld);
+      const held = alsoHeld.get(named);
+      return held ? { ...named, alsoHeld: [...held].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : named;
     })
     .sort((a, b) => b.retainedSize - a.retainedSize);
+}
+
+/**
+ * A finding headed by a carrier takes the name, count, curve and chain of the largest program object
+ * folded into it (its chain runs through the carrier, which stays a labelled hop); the carrier moves to
+ * "also held", and the finding keeps what the whole leak retains.
+ */
+function namedAfterProgram(f: Finding, inner: readonly (Curve & { group: SurvivorGroup; born: readonly number[] })[], alsoHeld: AlsoHeld): Finding {
+  if (!CARRIER.test(f.className) || f.kind === 'external') return f;
+  const own = inner.filter((c) => !CARRIER.test(c.className) && !V8_INTERNAL.test(c.className));
+  if (own.length === 0) return f;
+  const best = own.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
+  const count = best.counts[best.counts.length - 1]!;
+  const held = new Map(alsoHeld.get(f) ?? []);
+  held.delete(best.className);
+  held.set(f.className, f.count);
+  const named: Finding = {
+    ...f,
+    className: best.className,
+    signature: best.group.signature,
+    count,
+    perInterval: f.perInterval * (count / Math.max(1, f.count)),
+    ...(f.perMinute !== undefined ? { perMinute: f.perMinute * (count / Math.max(1, f.count)) } : {}),
+    ...(f.perUnit !== undefined ? { perUnit: f.perUnit * (count / Math.max(1, f.count)) } : {}),
+    chain: best.group.chain,
+    fix: suggestFix(best.className, best.group.chain),
+    evidence: [
+      `${count} ${best.className} born after the first snapshot are still alive, added in every interval (${best.born.join(', ')}), each held through a ${f.className} (${f.count} of them, added in every interval too)`,
+      ...f.evidence.slice(1),
+    ],
+    born: best.born,
+  };
+  alsoHeld.set(named, held);
+  return named;
 }

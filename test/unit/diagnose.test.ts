@@ -174,9 +174,12 @@ test('external and native verdicts come from the memory timeline', () => {
   assert.match(heap.evidence.join(' '), /growing: heap/);
 });
 
-test('warm-up: growth in the first interval only', () => {
-  const d = diagnose({ diff: diffOf([row('(compiled code)', [1000, 1300, 1300]), row('Map', [5, 9, 9])]) });
+test('warm-up: what the first interval added stayed, the last added little; work in flight is not warm-up', () => {
+  const classes = [row('(compiled code)', [1000, 1500, 1500]), row('Map', [5, 9, 9])];
+  const d = diagnose({ diff: diffOf(classes, [group('(compiled code)', [0, 500, 500], 60_000), group('Map', [0, 4, 4], 2000)]) });
   assert.equal(d.verdict, 'warm-up');
+  // The same class totals, but nothing born in the first interval is alive at the end (it was the work in flight).
+  assert.equal(diagnose({ diff: diffOf(classes, [group('Map', [0, 0, 4], 2000)]) }).verdict, 'none');
 });
 
 test('no backlog: a bounded queue near its capacity, or pending work too small to matter', () => {
@@ -263,4 +266,28 @@ test('held by a reaction of a promise that never settles: a leak, whatever else 
   const d = diagnose({ diff: diffOf([row('Session', [10, 110, 210]), row('(system)', [5000, 5100, 5200], [900, 950])], [{ ...g, chain }]) });
   assert.equal(d.verdict, 'leak');
   assert.equal(d.findings[0]!.kind, 'leak');
+});
+
+test('a finding carried by a timer or a listener is named after the program\'s objects it holds', () => {
+  const hop = (id: number, className: string, edge: { type: string; name: string } | null, type = 'object') => ({ node: { id, name: className, type, className }, edge, selfSize: 40, retainedSize: 100 });
+  const tail = [hop(11, 'TimersList', { type: 'property', name: '_idlePrev' }), hop(1, '(root)', null, 'synthetic')];
+  const timers = { ...group('Timeout', [0, 100, 200], 90_000), signature: 'Timeout ← TimersList (list) ← (root)', chain: [hop(300, 'Timeout', { type: 'property', name: '_idleNext' }), ...tail] };
+  const jobs = { ...group('PollJob', [0, 100, 200], 60_000), signature: 'PollJob ← system / Context.job ← Function.context ← Timeout._onTimeout ← TimersList (list) ← (root)',
+    chain: [hop(400, 'PollJob', { type: 'context', name: 'job' }), hop(401, 'system / Context', { type: 'internal', name: 'context' }), hop(402, 'Function', { type: 'property', name: '_onTimeout' }), hop(300, 'Timeout', { type: 'property', name: '_idleNext' }), ...tail] };
+  const d = diagnose({ diff: diffOf([row('Timeout', [3, 103, 203]), row('PollJob', [0, 100, 200])], [timers, jobs]) });
+  assert.equal(d.verdict, 'leak');
+  assert.equal(d.findings.length, 1);
+  const f = d.findings[0]!;
+  assert.equal(f.className, 'PollJob');
+  assert.equal(f.count, 200);
+  assert.equal(f.retainedSize, 90_000, 'what the whole leak retains, timers included');
+  assert.ok(f.chain.some((h) => h.node.className === 'Timeout'), 'the timer stays on the chain');
+  assert.deepEqual(f.alsoHeld, ['200 × Timeout']);
+});
+
+test('objects made once each along paths of their own are not one growing class', () => {
+  // Eight lazily made services, each with its own array, one or two per interval: no class-wide leak.
+  const arrays = Array.from({ length: 8 }, (_, k) => ({ ...group('Array', k < 4 ? [0, 1, 1] : [0, 0, 1], 30_000), signature: `Array ← Service${k}.items ← (root)` }));
+  const d = diagnose({ diff: diffOf([row('Array', [100, 104, 108], undefined, 2000)], arrays) });
+  assert.ok(!d.findings.some((f) => f.kind === 'leak'), JSON.stringify(d.findings.map((f) => f.className)));
 });
