@@ -54,6 +54,11 @@ function containerFix(className: string, chain: readonly ChainHop[], closures = 
       const emitter = hop.edge?.name === '_events' ? chain[i + 1] : hop;
       return { at: i, fix: `a listener is added per request to the EventEmitter ${emitter ? `${emitter.node.className} @${emitter.node.id}` : ''} and never removed: remove it when the request ends (emitter.off/removeListener), or use once()` };
     }
+    // A timer's callback (or its arguments) holding the request's objects: the timer is what is never cleared.
+    const timer = chain[i + 1];
+    if (closures && timer?.node.className === 'Timeout' && /^(_onTimeout|_timerArgs)$/.test(hop.edge?.name ?? '')) {
+      return { at: i, fix: `a timer (Timeout @${timer.node.id}) started per request keeps ${className} alive through its callback and is never cleared: clearInterval/clearTimeout it when the request ends, or don't start one per request` };
+    }
     if (closures && hop.node.type === 'closure') {
       return { at: i, fix: `a function kept alive by ${holderText(chain, i + 1)} closes over per-request data (${className}): drop the function when the request ends, or don't capture the request's objects` };
     }

@@ -91,31 +91,53 @@ function partValue(s: MemorySample, part: MemoryPart): number | undefined {
   return Math.max(0, s.rss - s.heapTotal - s.external);
 }
 
+/** After a snapshot's pause the target keeps touching and releasing memory for a while: not the program's. */
+export const SETTLE_MS = 2000;
+/** Samples a window between pauses needs to say which way the native part goes. */
+const MIN_WINDOW_SAMPLES = 3;
+
 /**
- * The native part of each sample with what the pauses left behind taken out: the rise of the native part
- * from the last sample before a pause to the first after it is subtracted from every later sample (a
- * fall is kept: memory given back is not the snapshot's).
+ * The native part between the snapshots' pauses: samples within a pause or SETTLE_MS after it are
+ * dropped, and each window between pauses is stitched to the end of the one before, so no step across a
+ * snapshot counts (each leaves native memory behind in the target, and keeps settling after it).
+ * Grows only when every window long enough to tell rose.
  */
-export function nativeWithoutPauses(samples: readonly MemorySample[], pauses: readonly Pause[]): number[] {
-  const raw = samples.map((s) => partValue(s, 'native') ?? 0);
-  const offsets = new Array<number>(samples.length).fill(0);
-  for (const p of pauses) {
-    let before = -1, after = -1;
-    for (let i = 0; i < samples.length; i++) {
-      if (samples[i]!.t <= p.startMs) before = i;
-      if (after < 0 && samples[i]!.t >= p.endMs) after = i;
+export function nativeBetweenPauses(samples: readonly MemorySample[], pauses: readonly Pause[]): { xs: number[]; ys: number[]; everyWindowRose: boolean } {
+  const gaps = [...pauses].sort((a, b) => a.startMs - b.startMs).map((p) => [p.startMs, p.endMs + SETTLE_MS] as const);
+  const windowOf = (t: number): number => {
+    let w = 0;
+    for (const [start, end] of gaps) {
+      if (t >= start && t <= end) return -1;
+      if (t > end) w++;
     }
-    if (before < 0 || after < 0) continue;
-    const step = raw[after]! - raw[before]!;
-    if (step <= 0) continue;
-    for (let i = after; i < samples.length; i++) offsets[i]! += step;
+    return w;
+  };
+  const windows = new Map<number, MemorySample[]>();
+  for (const s of samples) {
+    const w = windowOf(s.t);
+    if (w < 0 || partValue(s, 'native') === undefined) continue;
+    windows.set(w, [...(windows.get(w) ?? []), s]);
   }
-  return raw.map((v, i) => v - offsets[i]!);
+  const xs: number[] = [], ys: number[] = [];
+  const rises: number[] = [];
+  let offset = 0;
+  for (const w of [...windows.keys()].sort((a, b) => a - b)) {
+    const list = windows.get(w)!;
+    if (list.length < MIN_WINDOW_SAMPLES) continue;
+    const values = list.map((s) => partValue(s, 'native')!);
+    if (ys.length > 0) offset = ys[ys.length - 1]! - values[0]!;
+    list.forEach((s, i) => {
+      xs.push(s.t);
+      ys.push(values[i]! + offset);
+    });
+    rises.push(fitLine(list.map((s) => s.t), values).riseBytes);
+  }
+  return { xs, ys, everyWindowRose: rises.length > 0 && rises.every((r) => r > 0) };
 }
 
 /**
  * `headroomBytes`: what is left under the limit at the end (cgroup limit − usage, or MemAvailable).
- * `pauses`: the snapshots' pauses; the native part is judged without what they left behind.
+ * `pauses`: the snapshots' pauses; the native part is judged between them (nativeBetweenPauses).
  */
 export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?: number, pauses?: readonly Pause[]): MemoryTrend {
   const xs = samples.map((s) => s.t);
@@ -133,9 +155,14 @@ export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?:
   let parts: PartTrend[] | undefined;
   if (withHeap.length >= 2) {
     const hx = withHeap.map((s) => s.t);
-    const native = pauses ? nativeWithoutPauses(withHeap, pauses) : undefined;
+    const between = pauses ? nativeBetweenPauses(withHeap, pauses) : undefined;
     parts = (['heap', 'external', 'native'] as const).map((part) => {
-      const ys = part === 'native' && native ? native : withHeap.map((s) => partValue(s, part)!);
+      if (part === 'native' && between) {
+        const fit = fitLine(between.xs, between.ys);
+        const ends = between.ys.length > 0 ? { first: between.ys[0]!, last: between.ys[between.ys.length - 1]! } : { first: 0, last: 0 };
+        return { part, ...fit, bytesPerHour: fit.slope * MS_PER_HOUR, ...ends, growing: between.everyWindowRose && isGrowing(fit, between.ys.length) };
+      }
+      const ys = withHeap.map((s) => partValue(s, part)!);
       const fit = fitLine(hx, ys);
       return { part, ...fit, bytesPerHour: fit.slope * MS_PER_HOUR, first: ys[0]!, last: ys[ys.length - 1]!, growing: isGrowing(fit, ys.length) };
     });

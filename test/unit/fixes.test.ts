@@ -111,3 +111,16 @@ test('a backlog without a chain: the generic advice, naming the class', () => {
   assert.match(fix, /bound the queue .*add consumers .*apply backpressure/);
   assert.doesNotMatch(fix, /durability/);
 });
+
+test('a timer started per request whose callback holds the request: clear the timer', () => {
+  // PollJob ← context of the callback ← Function ←_onTimeout Timeout ← TimersList
+  const chain = [
+    hop('PollJob', ['context', 'job'], 400),
+    hop('system / Context', ['internal', 'context'], 500),
+    hop('Function', ['property', '_onTimeout'], 600, undefined, 'closure'),
+    hop('Timeout', ['property', '_idleNext'], 700),
+    hop('TimersList', ['property', '_idlePrev'], 9_000),
+    hop('(root)', null, 1e7, undefined, 'synthetic'),
+  ];
+  assert.match(suggestFix('PollJob', chain), /^a timer \(Timeout @\d+\) started per request keeps PollJob alive through its callback and is never cleared: clearInterval\/clearTimeout/);
+});

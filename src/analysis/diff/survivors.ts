@@ -105,9 +105,9 @@ export function groupSurvivors(
 const BACKING_STORE_NAME = 'system / JSArrayBufferData';
 
 /**
- * Per group, the bytes of ArrayBuffer backing stores its members hold: each backing store counts for the
- * group of its nearest dominator that is a member of one (the buffers a leaking record keeps). These
- * bytes live outside the JS heap (`external`/`arrayBuffers` in process.memoryUsage()).
+ * Per group, the bytes of ArrayBuffer backing stores its members hold (dominate): a store counts for
+ * every group with a member above it in the dominator tree, once each (the Buffer, its ArrayBuffer and
+ * the record that keeps them). These bytes live outside the JS heap (`external`/`arrayBuffers`).
  */
 function externalByGroup(analysis: HeapAnalysis, groupOf: Int32Array, groups: number): Float64Array {
   const out = new Float64Array(groups);
@@ -118,14 +118,16 @@ function externalByGroup(analysis: HeapAnalysis, groupOf: Int32Array, groups: nu
   const native = graph.nodeTypes.native;
   const dominators = analysis.dominators;
   const selfSizes = analysis.selfSizes;
+  // The walk stamps each group it has credited with this store: a store counts once per group.
+  const stamp = new Int32Array(groups).fill(-1);
   for (let n = 0; n < nodeCount; n++) {
     if (nodeName[n] !== name || nodeType[n] !== native) continue;
     let up = dominators[n]!;
     for (let steps = 0; up !== rootOrdinal && steps < MAX_DOMINATOR_WALK; steps++) {
       const g = groupOf[up]!;
-      if (g >= 0) {
+      if (g >= 0 && stamp[g] !== n) {
+        stamp[g] = n;
         out[g]! += selfSizes[n]!;
-        break;
       }
       up = dominators[up]!;
     }
