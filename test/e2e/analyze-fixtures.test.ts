@@ -6,6 +6,10 @@ import assert from 'node:assert/strict';
 import { takeSnapshot, removeSnapshots } from '../helpers/take-snapshot.js';
 import { requireNodeBinary, type NodeMajor } from '../helpers/node-binaries.js';
 import { runCli } from '../helpers/cli.js';
+import { startTarget } from '../helpers/live-target.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const shapes: [NodeMajor, string[], RegExp][] = [
   [20, [], /^RequestContext ← Timeout\["<symbol kResourceStore>"\]/],
@@ -48,3 +52,24 @@ test('analyze finds nothing suspicious in the control program', async () => {
     removeSnapshots([file]);
   }
 });
+
+// One snapshot of a healthy service shows a pool at its limit and the requests in flight at that moment:
+// neither is a suspect (issue 12: a pool of 8 clients and 6 requests in flight were called a leak).
+for (const fixture of ['zoo/pool-at-limit', 'zoo/in-flight']) {
+  test(`analyze calls a healthy service healthy: ${fixture} (free-running, one leakhunt snapshot)`, async () => {
+    const target = await startTarget({ fixture, nodeArgs: ['--inspect-port=0'], rate: 100, warmupMs: 1000 });
+    const dir = mkdtempSync(join(tmpdir(), 'leakhunt-analyze-healthy-'));
+    try {
+      const file = join(dir, 'now.heapsnapshot');
+      const snap = await runCli(['snapshot', String(target.pid), '-o', file, '--no-progress'], { timeoutMs: 60_000 });
+      assert.equal(snap.code, 0, snap.stderr);
+      const r = await runCli(['analyze', file, '--json', '--no-progress']);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { verdict: string; findings: { className: string; count: number }[] };
+      assert.equal(out.verdict, 'none', JSON.stringify(out.findings.map((f) => `${f.className} × ${f.count}`)));
+    } finally {
+      await target.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
