@@ -8,20 +8,33 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({
-  options: {
-    repeat: { type: 'string', default: '10' },
-    'leak-repeat': { type: 'string', default: '3' },
-    nodes: { type: 'string', default: '20,24' },
-    cases: { type: 'string' },
-    out: { type: 'string', default: 'zoo-results.json' },
-  },
-});
+const USAGE = 'usage: node scripts/zoo.js [--repeat N] [--leak-repeat N] [--nodes 20,24] [--cases a,b] [--out file]';
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      repeat: { type: 'string', default: '10' },
+      'leak-repeat': { type: 'string', default: '3' },
+      nodes: { type: 'string', default: '20,24' },
+      cases: { type: 'string' },
+      out: { type: 'string', default: 'zoo-results.json' },
+    },
+  });
+} catch (err) {
+  console.error(`zoo: ${err.message}\n${USAGE}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(`${USAGE}\n  e.g. node scripts/zoo.js --repeat 1 --cases lru,pool   (after npm run build)`);
+  process.exit(0);
+}
 const repeat = Number(values.repeat);
 const leakRepeat = Number(values['leak-repeat']);
 const nodes = values.nodes.split(',').map(Number);
 if (!(repeat >= 1) || !(leakRepeat >= 1) || nodes.some((n) => ![20, 22, 24].includes(n))) {
-  console.error('usage: node scripts/zoo.js [--repeat N] [--leak-repeat N] [--nodes 20,24] [--cases a,b] [--out file]');
+  console.error(USAGE);
   process.exit(2);
 }
 
