@@ -46,7 +46,8 @@ function backlogRows(diff: DiffResult, floor: Significance): BacklogRow[] {
       base += row.counts[k]!;
     });
     const turnover = base > 0 ? replaced / base : 0;
-    if (turnover < MIN_TURNOVER) continue;
+    // Still rising, only turnover tells pending work from kept objects; fallen back, the fall itself does.
+    if (!drained && turnover < MIN_TURNOVER) continue;
     out.push({ row, drained, turnover });
   }
   const peakSize = (r: BacklogRow) => Math.max(...r.row.sizes);

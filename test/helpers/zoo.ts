@@ -4,7 +4,7 @@
 // Node, `leakhunt attach <pid> --json` from outside — and its answer is judged against the expectation.
 // The target's state after the attach (alive, inspector closed) is read from /proc by live-target.ts.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { runCli } from './cli.js';
@@ -44,6 +44,12 @@ export interface ZooExpectation {
     readonly env?: Readonly<Record<string, string>>;
     /** Wall time the target serves before the attach starts. */
     readonly warmupMs?: number;
+    /**
+     * SIGUSR2 to the target once snapshot k of the series is on disk, for each k listed: the load changes
+     * at known points of the series (a burst that starts after the first snapshot and stops after the
+     * second), whatever the machine's speed.
+     */
+    readonly signalAfterSnapshots?: readonly number[];
   };
 }
 
@@ -144,10 +150,12 @@ export async function runZooCase(c: ZooCase, major: NodeMajor): Promise<ZooRun> 
     if (!target.alive()) throw new Error(`${c.name} exited at start on Node ${major}: ${target.stderr()}`);
     if (attach.warmupMs) await sleep(attach.warmupMs);
     const pacing = attach.every !== null ? ['--every', String(attach.every)] : ['--interval', attach.interval ?? '1s'];
+    const signals = signalAfterSnapshots(target.pid, join(dir, 'capture'), attach.signalAfterSnapshots ?? []);
     const r = await runCli([
       'attach', String(target.pid), '--counter', COUNTER, ...pacing, '--snapshots', '3',
       '--sample-every', '250ms', '--json', '--no-progress', '--out', join(dir, 'capture'),
-    ], { timeoutMs: CLI_TIMEOUT_MS });
+    ], { timeoutMs: CLI_TIMEOUT_MS }).finally(() => signals.stop());
+    if (signals.sent() < (attach.signalAfterSnapshots?.length ?? 0)) problems.push(`only ${signals.sent()} of the SIGUSR2 signals were sent`);
     let out: AttachJson | undefined;
     if (r.code !== 0 && r.code !== 1) problems.push(`attach exit ${r.code}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
     else {
@@ -173,6 +181,24 @@ export async function runZooCase(c: ZooCase, major: NodeMajor): Promise<ZooRun> 
     await target.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Sends SIGUSR2 to `pid` once `<dir>/<pid>-<k>.heapsnapshot` exists (attach renames it there when complete), for each k. */
+function signalAfterSnapshots(pid: number, dir: string, after: readonly number[]): { stop(): void; sent(): number } {
+  const waiting = [...after].sort((a, b) => a - b);
+  let sent = 0;
+  const timer = setInterval(() => {
+    while (waiting.length > 0 && existsSync(join(dir, `${pid}-${waiting[0]}.heapsnapshot`))) {
+      waiting.shift();
+      try {
+        process.kill(pid, 'SIGUSR2');
+        sent++;
+      } catch {
+        // gone: the run reports it
+      }
+    }
+  }, 20);
+  return { stop: () => clearInterval(timer), sent: () => sent };
 }
 
 function hopMatches(h: Hop, e: HopExpectation): boolean {

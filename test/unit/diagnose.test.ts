@@ -291,3 +291,9 @@ test('objects made once each along paths of their own are not one growing class'
   const d = diagnose({ diff: diffOf([row('Array', [100, 104, 108], undefined, 2000)], arrays) });
   assert.ok(!d.findings.some((f) => f.kind === 'leak'), JSON.stringify(d.findings.map((f) => f.className)));
 });
+
+test('a backlog seen at its peak and part-way down: drained, though the drain had not replaced half of it yet', () => {
+  const d = diagnose({ diff: diffOf([row('MailJob', [1, 165, 99], [1, 68], 4200)]) });
+  assert.equal(d.verdict, 'backlog');
+  assert.equal(d.findings[0]!.drained, true);
+});
