@@ -6,6 +6,7 @@
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import type { Finding } from './diagnose.js';
 import { backlogFix, pendingQueueOf } from './fixes.js';
+import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { drainedAfterPeak, type Significance } from './growth-model.js';
 import { rates, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 
@@ -74,7 +75,7 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
       ...rates(Math.max(0, row.countDelta), input, n - 1),
       retainedSize: Math.max(...row.retainedSizes),
       chain: group?.chain ?? [],
-      fix: backlogFix(group?.chain ?? [], row.name),
+      fix: backlogFix(group?.chain ?? [], row.name, checkpointRunsPileUp(input.diff)),
       evidence: [
         `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: pending work, not kept objects`,
         drainText(drained),
@@ -83,6 +84,21 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
     };
   });
 }
+
+/**
+ * LangGraph's runs pile up in the series: a class of its checkpoint chain (PregelLoop: one per run in
+ * flight) at least doubled to MIN_RUNS or more. A saver (one per process) never does.
+ */
+function checkpointRunsPileUp(diff: DiffResult): boolean {
+  return diff.classes.some((r) => {
+    if (!CHECKPOINT_CHAIN.classes.test(r.name)) return false;
+    const peak = Math.max(...r.counts);
+    return peak >= MIN_RUNS && peak >= 2 * Math.min(...r.counts);
+  });
+}
+
+/** Runs in flight that make a pile-up (a handful is a graph's own concurrency). */
+const MIN_RUNS = 5;
 
 /** Hop classes that say nothing about which operation is pending. */
 const GENERIC_PENDING = /^\(system\)$|^Promise$|^system \/ /;
@@ -116,7 +132,7 @@ export function throughPendingWork(diff: DiffResult, f: Finding): Finding {
   return {
     ...f,
     kind: 'backlog',
-    fix: backlogFix(f.chain),
+    fix: backlogFix(f.chain, f.className, checkpointRunsPileUp(diff)),
     evidence: [
       at === 0
         ? `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}: pending operations waiting${queue ? ` in ${queue}` : ''}, each released when it completes; ${done} of them completed between snapshots, so the work moves but arrives faster than it completes`

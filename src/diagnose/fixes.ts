@@ -121,13 +121,15 @@ export function showsCheckpointChain(chain: readonly ChainHop[]): boolean {
 
 /**
  * The fix for growth held by pending work: LangGraph's durability advice only when the chain shows its
- * checkpoint chain; otherwise the generic backlog advice, naming the queue when the chain shows it (or
+ * checkpoint chain, or the series shows LangGraph's runs piling up beside the backlog
+ * (`checkpointRunsPileUp`: a queue of the saver's own, such as its connection pool, may be what the
+ * chain shows); otherwise the generic backlog advice, naming the queue when the chain shows it (or
  * the class that piles up when there is no chain).
  */
-export function backlogFix(chain: readonly ChainHop[], className?: string): string {
+export function backlogFix(chain: readonly ChainHop[], className?: string, checkpointRunsPileUp = false): string {
   const at = chain.findIndex((h) => h.label?.kind === 'pending-work');
   const queue = at >= 0 ? pendingQueueOf(chain, at) : undefined;
-  const advice = showsCheckpointChain(chain) ? CHECKPOINT_ADVICE : genericAdvice(queue);
+  const advice = showsCheckpointChain(chain) || checkpointRunsPileUp ? CHECKPOINT_ADVICE : genericAdvice(queue);
   if (at >= 0) {
     return `pending operations (${chain[at]!.node.className}${queue ? ` in ${queue}` : ''}) arrive faster than they complete, and each keeps its turn's objects alive until it does: ${advice}`;
   }

@@ -297,3 +297,13 @@ test('a backlog seen at its peak and part-way down: drained, though the drain ha
   assert.equal(d.verdict, 'backlog');
   assert.equal(d.findings[0]!.drained, true);
 });
+
+test('LangGraph\'s durability advice for a backlog when its runs pile up beside it, the generic advice otherwise', () => {
+  const writes = row('{operation, resolve, reject}', [20, 200, 400], [20, 190], 2000);
+  const runs = row('PregelLoop', [2, 20, 40], [2, 18], 3000);
+  const langGraph = diagnose({ diff: diffOf([writes, runs]) });
+  assert.equal(langGraph.verdict, 'backlog');
+  assert.match(langGraph.findings[0]!.fix, /durability "sync"/);
+  const plain = diagnose({ diff: diffOf([writes, row('PregelLoop', [1, 1, 1])]) });
+  assert.doesNotMatch(plain.findings[0]!.fix, /durability/);
+});
