@@ -95,14 +95,20 @@ function partValue(s: MemorySample, part: MemoryPart): number | undefined {
 export const SETTLE_MS = 2000;
 /** Samples a window between pauses needs to say which way the native part goes. */
 const MIN_WINDOW_SAMPLES = 3;
+/**
+ * Running time between pauses the native part must be watched over: a young or busy process's allocator
+ * and code grow native memory for seconds at a time (the control agent: +15.7 MiB over 11 s of windows,
+ * every window rising, no leak), which a minute of steady rise tells apart.
+ */
+export const MIN_NATIVE_SPAN_MS = 60_000;
 
 /**
  * The native part between the snapshots' pauses: samples within a pause or SETTLE_MS after it are
  * dropped, and each window between pauses is stitched to the end of the one before, so no step across a
  * snapshot counts (each leaves native memory behind in the target, and keeps settling after it).
- * Grows only when every window long enough to tell rose.
+ * Grows only when every window long enough to tell rose, over MIN_NATIVE_SPAN_MS of windows at least.
  */
-export function nativeBetweenPauses(samples: readonly MemorySample[], pauses: readonly Pause[]): { xs: number[]; ys: number[]; everyWindowRose: boolean } {
+export function nativeBetweenPauses(samples: readonly MemorySample[], pauses: readonly Pause[]): { xs: number[]; ys: number[]; everyWindowRose: boolean; spanMs: number } {
   const gaps = [...pauses].sort((a, b) => a.startMs - b.startMs).map((p) => [p.startMs, p.endMs + SETTLE_MS] as const);
   const windowOf = (t: number): number => {
     let w = 0;
@@ -121,6 +127,7 @@ export function nativeBetweenPauses(samples: readonly MemorySample[], pauses: re
   const xs: number[] = [], ys: number[] = [];
   const rises: number[] = [];
   let offset = 0;
+  let spanMs = 0;
   for (const w of [...windows.keys()].sort((a, b) => a - b)) {
     const list = windows.get(w)!;
     if (list.length < MIN_WINDOW_SAMPLES) continue;
@@ -131,8 +138,9 @@ export function nativeBetweenPauses(samples: readonly MemorySample[], pauses: re
       ys.push(values[i]! + offset);
     });
     rises.push(fitLine(list.map((s) => s.t), values).riseBytes);
+    spanMs += list[list.length - 1]!.t - list[0]!.t;
   }
-  return { xs, ys, everyWindowRose: rises.length > 0 && rises.every((r) => r > 0) };
+  return { xs, ys, everyWindowRose: rises.length > 0 && rises.every((r) => r > 0), spanMs };
 }
 
 /**
@@ -160,7 +168,7 @@ export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?:
       if (part === 'native' && between) {
         const fit = fitLine(between.xs, between.ys);
         const ends = between.ys.length > 0 ? { first: between.ys[0]!, last: between.ys[between.ys.length - 1]! } : { first: 0, last: 0 };
-        return { part, ...fit, bytesPerHour: fit.slope * MS_PER_HOUR, ...ends, growing: between.everyWindowRose && isGrowing(fit, between.ys.length) };
+        return { part, ...fit, bytesPerHour: fit.slope * MS_PER_HOUR, ...ends, growing: between.everyWindowRose && between.spanMs >= MIN_NATIVE_SPAN_MS && isGrowing(fit, between.ys.length) };
       }
       const ys = withHeap.map((s) => partValue(s, part)!);
       const fit = fitLine(hx, ys);

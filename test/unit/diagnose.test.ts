@@ -253,6 +253,10 @@ test('native from attach: RSS steps across the snapshots\' pauses are taken out 
   // RSS rising between the pauses too: native growth of the program.
   const grows = diagnose({ diff: flat, timelineHasSnapshots: true, pauses, samples: samples((m) => ({ rss: 200e6 + m * 3e6 + (m > 3 ? 20e6 : 0) })) });
   assert.equal(grows.verdict, 'native');
+  // The same rise squeezed into 11 s of windows (a young process's allocator): too short to call native.
+  const fast = samples((m) => ({ rss: 200e6 + m * 3e6 })).map((x, i) => ({ ...x, t: i * 1000 }));
+  const fastPauses = [{ startMs: 3100, endMs: 3500 }, { startMs: 7100, endMs: 7500 }];
+  assert.notEqual(diagnose({ diff: flat, timelineHasSnapshots: true, pauses: fastPauses, samples: fast }).verdict, 'native');
   // Without the pauses, a timeline that spans snapshots never gives native.
   assert.notEqual(diagnose({ diff: flat, timelineHasSnapshots: true, samples: samples((m) => ({ rss: 200e6 + m * 3e6 })) }).verdict, 'native');
 });
