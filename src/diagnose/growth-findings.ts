@@ -28,7 +28,8 @@ export interface GrowthContext {
   readonly significance: Significance;
 }
 
-export function rates(count: number, input: DiagnoseInput, intervals: number) {
+/** Per interval, and per minute and per unit of work when the series says how long and how much. */
+export function rates(count: number, input: Pick<DiagnoseInput, 'elapsedMs' | 'unitCount'>, intervals: number) {
   return {
     perInterval: intervals > 0 ? count / intervals : count,
     ...(input.elapsedMs ? { perMinute: (count * 60000) / input.elapsedMs } : {}),

@@ -26,7 +26,7 @@ import type { DiffResult, SignatureGroup } from '../analysis/diff/diff-series.js
 import type { Finding } from './diagnose.js';
 import { suggestFix } from './fixes.js';
 import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
-import { PLUMBING, V8_INTERNAL } from './growth-findings.js';
+import { PLUMBING, rates as growthRates, V8_INTERNAL } from './growth-findings.js';
 
 export interface GrowthRates {
   /** Time between the first and the last snapshot. */
@@ -66,9 +66,7 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): F
       className: g.className,
       signature: g.signature,
       count: g.countDelta,
-      perInterval: g.countDelta / (n - 1),
-      ...(rates.elapsedMs ? { perMinute: (g.countDelta * 60_000) / rates.elapsedMs } : {}),
-      ...(rates.unitCount ? { perUnit: g.countDelta / rates.unitCount } : {}),
+      ...growthRates(g.countDelta, rates, n - 1),
       retainedSize: g.retainedSize,
       chain: g.chain,
       fix: suggestFix(g.className, g.chain),
