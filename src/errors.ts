@@ -1,5 +1,6 @@
 // Typed errors with the exit code each one maps to; the CLI catches them in one place.
-// Exit codes: 0 clean, 1 leak / threshold crossed, 2 usage, 3 bad snapshot, 4 cannot attach, 70 internal bug.
+// Exit codes: 0 clean, 1 leak / threshold crossed, 2 usage (an output path that cannot take what we write
+// included), 3 bad snapshot, 4 cannot attach, 70 internal bug.
 
 export const ExitCode = {
   ok: 0,
@@ -51,5 +52,24 @@ export class SnapshotFormatError extends LeakhuntError {
 export class AttachError extends LeakhuntError {
   constructor(message: string) {
     super(message, ExitCode.cannotAttach);
+  }
+}
+
+/**
+ * Where leakhunt was told (or defaults) to write cannot take it: a missing or read-only directory, a file
+ * that exists (without --force), too little free space, or the disk filling up while writing. Exit 2, as
+ * a usage error: the answer is another `-o` / `--out` (or freeing space), never a bug of ours.
+ * `bytesWritten` is set when a write failed part way (the partial file is gone by then).
+ */
+export class OutputError extends LeakhuntError {
+  readonly path: string;
+  /** The system error code (ENOSPC, EROFS, EACCES, ...), when a system call refused. */
+  readonly code: string | undefined;
+  readonly bytesWritten: number | undefined;
+  constructor(path: string, message: string, details: { code?: string; bytesWritten?: number } = {}) {
+    super(message, ExitCode.usage);
+    this.path = path;
+    this.code = details.code;
+    this.bytesWritten = details.bytesWritten;
   }
 }

@@ -2,12 +2,26 @@
 // a heap holds every prompt and key of the process), renamed into place when complete and removed when
 // not, so a `.heapsnapshot` file is always whole. Plus the small JSON written beside each snapshot (and
 // the fields in it that name the process and the inspector session) and the private output directory (0700).
+// A write the file system refuses (disk full, read-only, quota) is an OutputError naming the path and the
+// bytes written, with the partial file already removed; the checks before any signal are output-place.ts.
 
-import { UsageError } from '../errors.js';
+import { OutputError } from '../errors.js';
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { readProcessStart, type ProcessStart } from './process-start.js';
 import type { TargetSession } from './session.js';
+import { describeSystemError, systemErrorOf } from './system-error.js';
+
+/** The error for a write to `path` the file system refused; anything else (a bug of ours) passes as it is. */
+export function writeFailure(path: string, err: unknown, after?: { bytesWritten: number; removed: string }): unknown {
+  const facts = systemErrorOf(err);
+  if (!facts) return err;
+  const progress = after ? ` after ${after.bytesWritten} bytes; the partial file ${after.removed} was removed` : '';
+  return new OutputError(path, `cannot write ${path}: ${describeSystemError(facts)}${progress}`, {
+    code: facts.code,
+    ...(after ? { bytesWritten: after.bytesWritten } : {}),
+  });
+}
 
 export class SnapshotFileWriter {
   readonly path: string;
@@ -22,7 +36,7 @@ export class SnapshotFileWriter {
       rmSync(this.partialPath, { force: true }); // a leftover of a killed run: never append to it
       this.#fd = openSync(this.partialPath, 'wx', 0o600);
     } catch (err) {
-      throw new UsageError(`cannot write ${this.partialPath}: ${(err as Error).message}`);
+      throw writeFailure(this.partialPath, err);
     }
   }
 
@@ -34,21 +48,35 @@ export class SnapshotFileWriter {
     return this.#bytes;
   }
 
-  /** Writes one chunk before returning: nothing is buffered in this process. */
+  /**
+   * Writes one chunk before returning: nothing is buffered in this process. When the file system refuses
+   * (a full disk), the partial file is removed at once and an OutputError thrown; later chunks are dropped.
+   */
   write(chunk: string): void {
     if (this.#fd === undefined) return; // discarded: the rest of the snapshot is dropped
     const buf = Buffer.from(chunk, 'utf8');
     let off = 0;
-    while (off < buf.length) off += writeSync(this.#fd, buf, off, buf.length - off);
+    try {
+      while (off < buf.length) off += writeSync(this.#fd, buf, off, buf.length - off);
+    } catch (err) {
+      this.#bytes += off;
+      this.discard();
+      throw writeFailure(this.path, err, { bytesWritten: this.#bytes, removed: this.partialPath });
+    }
     this.#bytes += buf.length;
   }
 
-  /** Closes the partial file and renames it into place. */
+  /** Closes the partial file and renames it into place (removed instead when either fails). */
   commit(): void {
     if (this.#fd === undefined) throw new Error(`${this.partialPath} was discarded`);
-    closeSync(this.#fd);
-    this.#fd = undefined;
-    renameSync(this.partialPath, this.path);
+    try {
+      closeSync(this.#fd); // a network file system reports a failed write as late as here
+      this.#fd = undefined;
+      renameSync(this.partialPath, this.path);
+    } catch (err) {
+      this.discard();
+      throw writeFailure(this.path, err, { bytesWritten: this.#bytes, removed: this.partialPath });
+    }
   }
 
   /** Drops an incomplete snapshot: closes and removes the partial file. Safe to call twice. */
@@ -88,8 +116,13 @@ export function processFieldsOf(session: TargetSession, localPid?: number): Proc
 /** Writes small JSON beside a snapshot, owner-only, through a temporary name. */
 export function writePrivateJson(path: string, value: unknown): void {
   const tmp = `${path}.partial`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw writeFailure(path, err);
+  }
 }
 
 /**
@@ -101,7 +134,9 @@ export function prepareOutputDir(dir: string): { created: boolean; warning?: str
   try {
     created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
   } catch (err) {
-    throw new UsageError(`--out: cannot create ${dir}: ${(err as Error).message}`);
+    const facts = systemErrorOf(err);
+    if (!facts) throw err;
+    throw new OutputError(dir, `--out: cannot create ${facts.path ?? dir}: ${describeSystemError(facts)}`, { code: facts.code });
   }
   const mode = statSync(dir).mode & 0o777;
   if (!created && (mode & 0o077) !== 0) {

@@ -2,6 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { describeSystemError, isPlaceRefusal, systemErrorOf } from '../attach/system-error.js';
 import { ExitCode, LeakhuntError } from '../errors.js';
 import { ExitStatus, type GlobalOptions } from './global-options.js';
 
@@ -59,7 +60,9 @@ Examples:
   $ leakhunt retainers prod.heapsnapshot --class CompiledStateGraph
                                                   the chains that keep every CompiledStateGraph alive
 
-Exit codes: 0 clean, 1 leak found or threshold crossed, 2 usage, 3 bad snapshot, 4 cannot attach, 70 bug.`);
+Exit codes: 0 clean, 1 leak found or threshold crossed, 2 usage (also: an output path that cannot take the
+file: missing or read-only directory, an existing file without --force, a full disk), 3 bad snapshot,
+4 cannot attach, 70 bug.`);
   return program;
 }
 
@@ -85,6 +88,14 @@ function exitCodeFor(e: unknown, debug: boolean): number {
     process.stderr.write(`leakhunt: ${e.message}\n`);
     if (debug && e.stack) process.stderr.write(`${e.stack}\n`);
     return e.exitCode;
+  }
+  // A write the file system refused that no command turned into an OutputError: still not a bug of ours
+  // (a full disk, a read-only mount): exit 2 with the path, like an OutputError.
+  const facts = systemErrorOf(e);
+  if (facts && isPlaceRefusal(facts)) {
+    process.stderr.write(`leakhunt: cannot ${facts.syscall ?? 'write'}${facts.path ? ` ${facts.path}` : ''}: ${describeSystemError(facts)}\n`);
+    if (debug && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+    return ExitCode.usage;
   }
   const err = e instanceof Error ? e : new Error(String(e));
   process.stderr.write(`leakhunt: internal error: ${err.message}${debug ? '' : ' (run with --debug for the stack trace)'}\n`);

@@ -3,6 +3,7 @@
 // over the captured series with diff's reporting and gates, plus the memory timeline. The capture keeps leakhunt's RSS small (chunks go straight to disk); the
 // analysis afterwards is measured and reported apart.
 
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
 import { captureSeries, type CaptureResult } from '../../attach/capture.js';
@@ -11,11 +12,12 @@ import { checkCounter } from '../../attach/counter.js';
 import type { OpenedTarget } from '../../attach/open-target.js';
 import { readProcStatus, resetPeakRss } from '../../attach/proc-status.js';
 import type { DetachReport } from '../../attach/session.js';
+import { checkOutputDir, type OutputPlace } from '../../attach/output-place.js';
 import { prepareOutputDir } from '../../attach/snapshot-file.js';
 import { evaluateGates } from '../../diagnose/gates.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnose } from '../../diagnose/diagnose.js';
-import { AttachError, ExitCode, UsageError } from '../../errors.js';
+import { AttachError, ExitCode, OutputError, UsageError } from '../../errors.js';
 import { buildAttachDocument, type AttachOutput } from '../../report/attach-report.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import { parseDuration, parseTop } from '../parse-options.js';
@@ -27,6 +29,7 @@ import {
   addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, printLines, targetAddressOf, type TargetFlags,
 } from './attach-common.js';
 import { createCaptureProgress } from './attach-progress.js';
+import { assessDiskSpace, refuseBeforeSignal } from './output-checks.js';
 
 interface AttachFlags extends TargetFlags, SeriesReportFlags, PacingFlags {
   snapshots: string;
@@ -39,6 +42,13 @@ function defaultOutDir(pid: number): string {
   const d = new Date();
   const p = (n: number): string => String(n).padStart(2, '0');
   return `./leakhunt-${pid}-${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+/** The files a series of `count` writes into `outDir` (capture.ts names them): never replaced without --force. */
+function seriesFiles(outDir: string, stem: string, count: number): string[] {
+  const files: string[] = [];
+  for (let n = 1; n <= count; n++) files.push(join(outDir, `${stem}-${n}.heapsnapshot`), join(outDir, `${stem}-${n}.json`));
+  return files;
 }
 
 function parseCount(value: string): number {
@@ -57,8 +67,8 @@ export function registerAttach(program: Command, globals: () => GlobalOptions, s
     .option('--counter <expression>', 'a JavaScript expression read in the target before each snapshot (side effects are refused; e.g. globalThis.turns): per-unit rates over how far it advanced')
     .option('--every <n>', 'take the next snapshot once --counter advanced by n (polled at --sample-every)')
     .option('--sample-every <duration>', 'time between memory samples (and counter polls with --every)', '1s')
-    .option('--out <dir>', 'where the snapshots go (created 0700; default ./leakhunt-<pid>-<time>)')
-    .option('--force', 'take snapshots even when the memory headroom check fails (never overrides the signal checks)')
+    .option('--out <dir>', 'where the snapshots go (created 0700; default ./leakhunt-<pid>-<time>); a directory already holding this pid\'s <pid>-<n>.heapsnapshot files is refused')
+    .option('--force', 'take snapshots even when the memory headroom or disk space check fails, and replace files of an earlier run in --out (never overrides the signal checks)')
     .option('--top <n|all>', 'how many growing classes to list', '20')
     .option('--groups <n>', 'how many survivor groups to show, with a chain each', '10')
     .option('--json', 'print the result as JSON: diff\'s object plus target, samples, snapshots, capture')
@@ -99,39 +109,65 @@ the plan printed first says for about how long.`)
       const limits = gateLimitsOf(flags);
       const format = formatOf(flags);
       const showProgress = wantsProgress(cmd, flags.progress, format === 'text');
-      const work = `${pacingText(pacing, count, flags.interval)}, each after a forced GC; memory samples every ${flags.sampleEvery}; into ${flags.out ?? defaultOutDir(address.pid ?? 0)}`;
+      const force = flags.force === true;
+      // Where the files go is checked before any signal when the pid is known (it names them).
+      let outDir = flags.out ?? (address.pid === undefined ? '' : defaultOutDir(address.pid));
+      const placeOf = (stem: string): OutputPlace => checkOutputDir(outDir, seriesFiles(outDir, stem, count));
+      if (address.pid !== undefined) refuseBeforeSignal(placeOf(String(address.pid)), force, '--out');
+      const work = `${pacingText(pacing, count, flags.interval)}, each after a forced GC; memory samples every ${flags.sampleEvery}; into ${outDir || defaultOutDir(0)}`;
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;
       const stop = installStopSignals('the capture', () => leftBehind(opened?.session, seen, address.pid));
       let capture: CaptureResult | undefined;
       let detach: DetachReport | undefined;
-      let outDir = '';
+      const written: string[] = []; // complete snapshots, as they are taken
       const progress = createCaptureProgress(showProgress, count);
       try {
         opened = await openWithPlan(address, work, seen);
         const { session } = opened;
         try {
           if (!stop.signal.aborted) {
-            assessSnapshot(opened, flags.force === true);
+            const { estimate } = assessSnapshot(opened, force);
+            const stem = String(address.pid ?? session.info.pid);
+            if (address.pid === undefined) {
+              outDir ||= defaultOutDir(session.info.pid);
+              refuseBeforeSignal(placeOf(stem), force, '--out');
+            }
+            assessDiskSpace(placeOf(stem), estimate, count, force, '--out'); // free space now, with the heap known
             if (pacing.counter) {
               // The first read, before any directory or snapshot: a bad expression is a usage error (exit 2), detached by the finally below.
               const value = await checkCounter(session, pacing.counter.expression);
               printLines([`  counter    ${pacing.counter.expression} = ${value} (read without side effects)`]);
             }
-            outDir = flags.out ?? defaultOutDir(address.pid ?? session.info.pid);
             const dir = prepareOutputDir(outDir);
             if (dir.warning) warn(dir.warning);
-            capture = await captureSeries({
-              session,
-              ...(address.pid === undefined ? {} : { pid: address.pid }),
-              outDir,
-              stem: String(address.pid ?? session.info.pid),
-              snapshots: count,
-              ...pacing,
-              sampleEveryMs,
-              signal: stop.signal,
-              events: { ...progress, onWarning: (w) => progress.note(`warning: ${w}`) },
-            });
+            try {
+              capture = await captureSeries({
+                session,
+                ...(address.pid === undefined ? {} : { pid: address.pid }),
+                outDir,
+                stem,
+                snapshots: count,
+                ...pacing,
+                sampleEveryMs,
+                signal: stop.signal,
+                events: {
+                  ...progress,
+                  onSnapshot: (s) => {
+                    written.push(s.file);
+                    progress.onSnapshot?.(s);
+                  },
+                  onWarning: (w) => progress.note(`warning: ${w}`),
+                },
+              });
+            } catch (err) {
+              // A full disk part way: say what is whole on disk (the snapshot being written is gone).
+              if (!(err instanceof OutputError) || written.length === 0) throw err;
+              throw new OutputError(err.path, `${err.message}; ${written.length} complete snapshot(s) of ${count} kept in ${outDir}`, {
+                ...(err.code ? { code: err.code } : {}),
+                ...(err.bytesWritten === undefined ? {} : { bytesWritten: err.bytesWritten }),
+              });
+            }
           }
         } finally {
           progress.done();

@@ -1,13 +1,16 @@
 // `leakhunt snapshot <pid> [-o FILE]`: one heap snapshot of a running process, with attach's preflight,
 // port discovery and detach; the file (0600, written through FILE.partial) and its JSON beside it.
+// Where it goes is checked before any signal (output-checks.ts): an existing FILE (or its JSON) is never
+// replaced without --force, a missing or read-only directory and a full disk are exit 2.
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { wantsProgress } from '../progress.js';
-import { captureSnapshot, type CapturedSnapshot } from '../../attach/capture.js';
+import { captureSnapshot, metaPathOf, type CapturedSnapshot } from '../../attach/capture.js';
 import { ConnectionClosedError } from '../../attach/cdp-connection.js';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
 import type { OpenedTarget } from '../../attach/open-target.js';
+import { checkOutputFile, type OutputPlace } from '../../attach/output-place.js';
 import { AttachError } from '../../errors.js';
 import { formatBytes } from '../../report/format.js';
 import { warn } from '../output.js';
@@ -16,6 +19,7 @@ import {
   addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, targetAddressOf, type TargetFlags,
 } from './attach-common.js';
 import { createCaptureProgress } from './attach-progress.js';
+import { assessDiskSpace, refuseBeforeSignal } from './output-checks.js';
 
 interface SnapshotFlags extends TargetFlags {
   output?: string;
@@ -35,7 +39,7 @@ export function registerSnapshot(program: Command, _globals: () => GlobalOptions
     .argument('[pid]', 'the Node.js process (not needed with --port / --ws)')
     .description('take one heap snapshot of a running Node process, leaving it as it was found')
     .option('-o, --output <file>', 'where to write it (default ./leakhunt-<pid>-<time>.heapsnapshot)')
-    .option('--force', 'take it even when the memory headroom check fails (never overrides the signal checks)')
+    .option('--force', 'take it even when the memory headroom or disk space check fails, and replace an existing file (never overrides the signal checks)')
     .option('--json', 'print what was written as JSON')
     .option('--progress', 'show progress on stderr even with --json')
     .option('--no-progress', 'never show progress');
@@ -54,14 +58,23 @@ Examples:
       const progress = createCaptureProgress(showProgress, 1);
       let snapshot: CapturedSnapshot | undefined;
       let exited = false;
-      let file = '';
+      const force = flags.force === true;
+      // Known before any signal unless only the session can tell the pid (--port / --ws without -o).
+      const early = flags.output ?? (address.pid === undefined ? undefined : defaultFile(address.pid));
+      let file = early === undefined ? '' : resolve(early);
+      const placeOf = (path: string): OutputPlace => checkOutputFile(path, [metaPathOf(path)]);
+      if (early !== undefined) refuseBeforeSignal(placeOf(file), force, '-o');
       try {
-        opened = await openWithPlan(address, `one snapshot after a forced GC, into ${flags.output ?? defaultFile(address.pid ?? 0)}`, seen);
+        opened = await openWithPlan(address, `one snapshot after a forced GC, into ${early ?? defaultFile(0)}`, seen);
         const { session } = opened;
         try {
           if (!stop.signal.aborted) {
-            assessSnapshot(opened, flags.force === true);
-            file = resolve(flags.output ?? defaultFile(address.pid ?? session.info.pid));
+            const { estimate } = assessSnapshot(opened, force);
+            if (early === undefined) {
+              file = resolve(defaultFile(session.info.pid));
+              refuseBeforeSignal(placeOf(file), force, '-o');
+            }
+            assessDiskSpace(placeOf(file), estimate, 1, force, '-o'); // free space now, with the heap known
             try {
               snapshot = await captureSnapshot(session, file, 1, stop.signal, progress, undefined, address.pid);
             } catch (err) {
