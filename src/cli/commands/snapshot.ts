@@ -52,18 +52,18 @@ Examples:
       const address = targetAddressOf(pidArg, flags);
       const json = flags.json === true;
       const showProgress = wantsProgress(cmd, flags.progress, !json);
-      const seen: { endpoint?: InspectorEndpoint } = {};
-      let opened: OpenedTarget | undefined;
-      const stop = installStopSignals('the snapshot', () => leftBehind(opened?.session, seen, address.pid));
-      const progress = createCaptureProgress(showProgress, 1);
-      let snapshot: CapturedSnapshot | undefined;
-      let exited = false;
       const force = flags.force === true;
       // Known before any signal unless only the session can tell the pid (--port / --ws without -o).
       const early = flags.output ?? (address.pid === undefined ? undefined : defaultFile(address.pid));
       let file = early === undefined ? '' : resolve(early);
       const placeOf = (path: string): OutputPlace => checkOutputFile(path, [metaPathOf(path)]);
       if (early !== undefined) refuseBeforeSignal(placeOf(file), force, '-o');
+      const seen: { endpoint?: InspectorEndpoint } = {};
+      let opened: OpenedTarget | undefined;
+      const stop = installStopSignals('the snapshot', () => leftBehind(opened?.session, seen, address.pid));
+      const progress = createCaptureProgress(showProgress, 1);
+      let snapshot: CapturedSnapshot | undefined;
+      let exited = false;
       try {
         opened = await openWithPlan(address, `one snapshot after a forced GC, into ${early ?? defaultFile(0)}`, seen);
         const { session } = opened;
