@@ -102,6 +102,21 @@ export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, es
   ];
 }
 
+/**
+ * After each snapshot, what it cost beside what the plan predicted: the pause (forced GC, generation and
+ * transfer), the target's RSS before the snapshot (after the GC) and once it was sent, the file's size.
+ */
+export function measuredLine(s: CapturedSnapshot, estimate?: SnapshotEstimate): string {
+  const parts = [`paused ${seconds(s.durationMs)}${estimate ? ` (predicted ~${seconds(estimate.pauseMs)})` : ''}`];
+  const before = s.memoryUsage?.rss;
+  if (before !== undefined && s.rssAfterBytes !== undefined) {
+    const predicted = estimate ? `; predicted up to +${formatBytes(estimate.nativeBytes)}` : '';
+    parts.push(`target RSS ${formatBytes(before)} → ${formatBytes(s.rssAfterBytes)} (${formatBytesDelta(s.rssAfterBytes - before)}${predicted})`);
+  }
+  parts.push(`file ${formatBytes(s.bytes)}${estimate ? ` (predicted ~${formatBytes(estimate.fileBytes)})` : ''}`);
+  return `  measured   ${parts.join('; ')}`;
+}
+
 const BARS = '▁▂▃▄▅▆▇█';
 
 /** A text sparkline of `values`, averaged into at most `width` buckets, scaled min..max. */

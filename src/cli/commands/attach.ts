@@ -112,7 +112,7 @@ the plan printed first says for about how long.`)
         const { session } = opened;
         try {
           if (!stop.signal.aborted) {
-            assessSnapshot(opened, flags.force === true);
+            progress.expect(assessSnapshot(opened, flags.force === true).estimate);
             if (pacing.counter) {
               // The first read, before any directory or snapshot: a bad expression is a usage error (exit 2), detached by the finally below.
               const value = await checkCounter(session, pacing.counter.expression);

@@ -60,7 +60,7 @@ Examples:
         const { session } = opened;
         try {
           if (!stop.signal.aborted) {
-            assessSnapshot(opened, flags.force === true);
+            progress.expect(assessSnapshot(opened, flags.force === true).estimate);
             file = resolve(flags.output ?? defaultFile(address.pid ?? session.info.pid));
             try {
               snapshot = await captureSnapshot(session, file, 1, stop.signal, progress, undefined, address.pid);
