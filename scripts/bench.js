@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: leakhunt against its peers on generated agent-like snapshots, side by side in one run.
-// Median wall time of N runs and peak RSS (GNU time -v) per tool and size; writes a Markdown table to stdout
+// Median wall time of N runs and peak RSS (GNU time -v, or all processes of a run summed when larger) per tool and size; writes a Markdown table to stdout
 // and bench/out/results.{md,json}; progress goes to stderr. Peer tools live in bench/ with their own lockfile.
 //   node scripts/bench.js [--sizes 50,300] [--large] [--runs 3] [--tools leakhunt,diff,memlab,vscode,heapsnapshot-parser]
 //                         [--timeout-min 15] [--heap-mb 16000] [--leakhunt bin/leakhunt.js]
@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { sampleTreeRss } from './process-tree-rss.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BENCH = join(ROOT, 'bench');
@@ -121,6 +122,9 @@ function measure(argv, mode) {
     let timedOut = false;
     child.stdout.on('data', (d) => { stdout += d; }); // whole: leakhunt's JSON is parsed to check the run
     child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-1 << 16); });
+    // Every process of the run summed (a CLI that relaunches itself waits beside its child on Node
+    // without process.execve; GNU time and VmHWM report the larger process only).
+    const tree = sampleTreeRss(child.pid, { includeRoot: mode !== 'gnu-time' });
     const poll = mode === 'vmhwm' && setInterval(() => {
       try { hwmKiB = Math.max(hwmKiB, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1])); } catch { /* exited */ }
     }, 50);
@@ -129,10 +133,11 @@ function measure(argv, mode) {
       const wallS = (performance.now() - started) / 1000;
       clearTimeout(timer);
       if (poll) clearInterval(poll);
+      const treeKiB = tree.stop().peakKiB;
       current = undefined;
       const time = existsSync(timeFile) ? readFileSync(timeFile, 'utf8') : '';
       rmSync(tmp, { recursive: true, force: true });
-      const rssKiB = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(time)?.[1] ?? hwmKiB);
+      const rssKiB = Math.max(treeKiB, Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(time)?.[1] ?? hwmKiB));
       const status = /Command terminated by signal (\d+)/.exec(time)?.[1];
       const exit = Number(/Exit status: (\d+)/.exec(time)?.[1] ?? code);
       let error;
@@ -239,7 +244,7 @@ const mode = measureMode();
 mkdirSync(join(OUT, 'runs'), { recursive: true });
 const report = {
   machine: machine(),
-  settings: { runs, timeoutMin: timeoutMs / 60_000, nodeFlags, leakhuntBin: opts.leakhunt, rssFrom: mode === 'gnu-time' ? '/usr/bin/time -v' : '/proc VmHWM polled' },
+  settings: { runs, timeoutMin: timeoutMs / 60_000, nodeFlags, leakhuntBin: opts.leakhunt, rssFrom: `${mode === 'gnu-time' ? '/usr/bin/time -v' : '/proc VmHWM polled'}, or the summed RSS of every process of the run sampled every 50 ms when larger` },
   sizes: [],
 };
 for (const mb of sizes) {

@@ -9,7 +9,7 @@
 import { ConnectionClosedError } from './cdp-connection.js';
 import { readCounter } from './counter.js';
 import { MemorySampler, type MemorySample } from './memory-sampler.js';
-import { exitsWithin } from './proc-status.js';
+import { exitsWithin, readProcStatus } from './proc-status.js';
 import type { MemoryUsage, TargetSession } from './session.js';
 import { processFieldsOf, SnapshotFileWriter, writePrivateJson } from './snapshot-file.js';
 import { waitForNext, type WaitProgress } from './wait-next.js';
@@ -44,6 +44,18 @@ export interface CapturedSnapshot {
   readonly memoryUsage?: MemoryUsage;
   /** The counter (`--counter`), read between the forced GC and the snapshot; absent when it could not be read. */
   readonly counter?: number;
+  /** The target's RSS (/proc VmRSS) once the snapshot was sent; absent without a local pid. */
+  readonly rssAfterBytes?: number;
+}
+
+/** VmRSS of a local pid, or undefined (no local pid, or it is gone). */
+function rssOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    return readProcStatus(pid).rssBytes;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface CounterOptions {
@@ -147,6 +159,7 @@ export async function captureSnapshot(
     writer.discard();
     return undefined;
   }
+  const rssAfterBytes = rssOf(localPid);
   events.onPhase?.(index, 'writing', { bytes: writer.bytes });
   writer.commit();
   const metaFile = metaPathOf(path);
@@ -159,6 +172,7 @@ export async function captureSnapshot(
     bytes: writer.bytes,
     ...(memoryUsage ? { memoryUsage } : {}),
     ...(counter === undefined ? {} : { counter }),
+    ...(rssAfterBytes === undefined ? {} : { rssAfterBytes }),
   };
   writePrivateJson(metaFile, { pid: session.info.pid, nodeVersion: session.info.nodeVersion, ...processFieldsOf(session, localPid), ...snapshot });
   return snapshot;

@@ -1,7 +1,7 @@
 // Process entry: run the CLI on this process's arguments (under huge pages, see relaunch.ts) and exit
 // with its code.
 
-import { relaunch, shouldRelaunch } from './relaunch.js';
+import { relaunch, shouldRelaunch, watchParent } from './relaunch.js';
 
 // A reader that stops early (`leakhunt … | head`) closes the pipe: that ends the output, quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -12,4 +12,5 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 // The CLI's modules load only in the process that runs it, not in a parent that only relaunches.
+watchParent(); // a relaunched child stops when its parent is gone, even by SIGKILL (relaunch.ts)
 process.exitCode = shouldRelaunch() ? await relaunch() : await (await import('./main.js')).main(process.argv);

@@ -17,9 +17,19 @@
 // Only commands that read snapshot files relaunch, and only when those files are big enough for page
 // faults to matter: a second Node start costs ~0.1–0.3 s, more than huge pages save on a small file.
 // LEAKHUNT_NO_RELAUNCH=1 turns this off.
+// How (issue 13, defect 3: a `kill -9` of the leakhunt pid must stop a capture):
+// - Where Node has `process.execve` (22.15+, 23.11+) the process replaces itself: one process, one pid,
+//   so every signal (SIGKILL too) reaches the process that does the work, and a terminal's Ctrl-C
+//   reaches it once, as for any command.
+// - On older Node a child is spawned in its own process group (so Ctrl-C reaches it once, forwarded by
+//   the parent, not twice) with a pipe on fd 3 that only the parent holds open. A child cannot ask the
+//   kernel for a signal when its parent dies from Node (no PR_SET_PDEATHSIG), so it watches that pipe:
+//   end of file means the parent is gone, whatever killed it, and the child sends itself SIGHUP (the
+//   parent's terminal or owner is gone: the commands' hang-up path stops the work, detaches, exits).
 
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { Socket } from 'node:net';
 
 const TUNABLE = 'glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1:glibc.malloc.mmap_threshold=131072';
 const CHILD_V8_FLAGS = ['--max-semi-space-size=1'];
@@ -50,12 +60,39 @@ export function shouldRelaunch(argv: readonly string[] = process.argv, env: Node
   return READS_FILES.has(command) && fileBytes(argv.slice(3)) >= RELAUNCH_MIN_BYTES;
 }
 
-/** Runs this CLI again with the tunable set; resolves with the exit code to use. */
-export function relaunch(): Promise<number> {
+/** The environment variable that tells a relaunched child which fd is its parent's pipe. */
+const PARENT_PIPE_ENV = 'LEAKHUNT_PARENT_PIPE_FD';
+const PARENT_PIPE_FD = 3;
+
+type Execve = (file: string, args: readonly string[], env: NodeJS.ProcessEnv) => never;
+
+/** `process.execve` where this Node has it (typed here: @types/node 20 does not know it). */
+export function execveOf(proc: NodeJS.Process = process): Execve | undefined {
+  const fn = (proc as unknown as { execve?: unknown }).execve;
+  return typeof fn === 'function' ? (fn.bind(proc) as Execve) : undefined;
+}
+
+function tunedEnv(): NodeJS.ProcessEnv {
   const tunables = process.env['GLIBC_TUNABLES'];
-  const env = { ...process.env, GLIBC_TUNABLES: tunables ? `${tunables}:${TUNABLE}` : TUNABLE };
+  return { ...process.env, GLIBC_TUNABLES: tunables ? `${tunables}:${TUNABLE}` : TUNABLE };
+}
+
+/**
+ * Runs this CLI again with the tunable set: in place where Node can (never returns), else as a child
+ * that dies with this process; resolves with the exit code to use.
+ */
+export function relaunch(): Promise<number> {
+  const env = tunedEnv();
+  const args = [...CHILD_V8_FLAGS, ...process.execArgv, ...process.argv.slice(1)];
+  const execve = execveOf();
+  if (execve !== undefined) {
+    delete env[PARENT_PIPE_ENV];
+    execve(process.execPath, [process.execPath, ...args], env);
+  }
+  env[PARENT_PIPE_ENV] = String(PARENT_PIPE_FD);
   // Its own process group: a terminal's Ctrl-C reaches the child once, through the parent, not twice.
-  const child = spawn(process.execPath, [...CHILD_V8_FLAGS, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env, detached: true });
+  // fd 3: a pipe the child reads until end of file, which comes when this process is gone (watchParent).
+  const child = spawn(process.execPath, args, { stdio: ['inherit', 'inherit', 'inherit', 'pipe'], env, detached: true });
   const forward = (signal: NodeJS.Signals) => () => {
     if (child.exitCode === null) child.kill(signal);
   };
@@ -65,7 +102,33 @@ export function relaunch(): Promise<number> {
     child.on('error', () => resolve(70));
     child.on('exit', (code, signal) => {
       for (const [s, handler] of handlers) process.off(s, handler);
-      resolve(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 70));
+      resolve(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : signal === 'SIGHUP' ? 129 : 70));
     });
   });
+}
+
+/**
+ * In a child started by `relaunch()` on a Node without execve: when the parent's pipe reaches its end
+ * (the parent exited or was killed, SIGKILL included), stop as on a hang-up. Does nothing elsewhere.
+ * The pipe does not keep the process alive on its own.
+ */
+export function watchParent(env: NodeJS.ProcessEnv = process.env): void {
+  const fd = Number(env[PARENT_PIPE_ENV]);
+  if (!Number.isInteger(fd) || fd < 3) return;
+  delete env[PARENT_PIPE_ENV]; // not inherited by anything this process starts
+  let pipe: Socket;
+  try {
+    pipe = new Socket({ fd, readable: true, writable: false });
+  } catch {
+    return; // no such fd: started by hand with the variable set
+  }
+  const parentGone = (): void => {
+    pipe.destroy();
+    process.stderr.write('leakhunt: the leakhunt process that started this one is gone: stopping\n');
+    process.kill(process.pid, 'SIGHUP');
+  };
+  pipe.on('data', () => {}); // the parent never writes; reading lets the end of file arrive
+  pipe.once('end', parentGone);
+  pipe.once('error', parentGone);
+  pipe.unref();
 }

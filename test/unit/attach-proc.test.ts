@@ -143,10 +143,12 @@ test('cgroup v1: memory.limit_in_bytes; "no limit" falls back to MemAvailable', 
 });
 
 test('snapshot estimates scale with the heap; the headroom check compares with the peak cost', () => {
-  const e = estimateSnapshot(60_000_000);
+  const e = estimateSnapshot(40_000_000);
   assert.equal(e.heapNodes, 1_000_000);
-  assert.equal(e.pauseMs, 8000);
+  assert.equal(e.pauseMs, 3000);
+  assert.deepEqual(e.pauseRangeMs, [1000, 7000]);
   assert.equal(e.nativeBytes, 520_000_000);
+  assert.equal(e.keptBytes, 400_000_000, 'what stays resident after the first snapshot is less than the peak');
   assert.ok(estimateSnapshot(1000).nativeBytes >= 32 * 1024 * 1024, 'a floor for tiny heaps');
   assert.equal(checkHeadroom(600_000_000, e).ok, true);
   assert.equal(checkHeadroom(400_000_000, e).ok, false);

@@ -1,11 +1,13 @@
 // Capture progress on stderr: the phases of each snapshot (forced GC, V8's generation progress, bytes
 // written), the wait for the next one (a countdown, or the counter's units so far) with the latest
-// memory sample, and notes. On a TTY one line
+// memory sample, and notes. After each snapshot, what it cost beside the plan's estimate. On a TTY one line
 // is rewritten in place; in a log, a line per phase and quarter, and one per wait.
 
 import type { CapturedSnapshot, SnapshotPhase } from '../../attach/capture.js';
 import type { MemorySample } from '../../attach/memory-sampler.js';
+import type { SnapshotEstimate } from '../../attach/snapshot-cost.js';
 import type { WaitProgress } from '../../attach/wait-next.js';
+import { measuredLine } from '../../report/attach-report.js';
 import { formatBytes, formatCount } from '../../report/format.js';
 
 export interface CaptureProgress {
@@ -13,6 +15,8 @@ export interface CaptureProgress {
   onSnapshot(snapshot: CapturedSnapshot): void;
   onWait(nextIndex: number, wait: WaitProgress): void;
   onSample(sample: MemorySample): void;
+  /** The plan's estimate: each snapshot's measured cost is then printed beside it. */
+  expect(estimate: SnapshotEstimate): void;
   /** A line that stays (notes, warnings). */
   note(line: string): void;
   done(): void;
@@ -23,6 +27,7 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
   let live = false;
   let lastKey = '';
   let lastSample: MemorySample | undefined;
+  let estimate: SnapshotEstimate | undefined;
   const show = (line: string, key: string): void => {
     if (!enabled) return;
     if (tty) {
@@ -55,6 +60,7 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
       if (!enabled) return;
       clear();
       stream.write(`leakhunt: snapshot ${s.index} of ${total}: ${formatBytes(s.bytes)} in ${(s.durationMs / 1000).toFixed(1)} s → ${s.file}\n`);
+      stream.write(`${measuredLine(s, estimate)}\n`);
       lastKey = '';
     },
     onWait(next, wait) {
@@ -65,6 +71,9 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
       }
       const limit = secs === undefined ? '' : `, at most ${secs} s more`;
       show(`leakhunt: next snapshot (${next} of ${total}) after ${formatCount(wait.every)} units: ${formatCount(wait.units ?? 0)} so far${limit}${memory()}`, tty ? `u${next}${wait.units}${secs}` : `u${next}`);
+    },
+    expect(e) {
+      estimate = e;
     },
     onSample(s) {
       lastSample = s;

@@ -128,6 +128,7 @@ the plan printed first says for about how long.`)
         try {
           if (!stop.signal.aborted) {
             const { estimate } = assessSnapshot(opened, force);
+            progress.expect(estimate);
             const stem = String(address.pid ?? session.info.pid);
             if (address.pid === undefined) {
               outDir ||= defaultOutDir(session.info.pid);

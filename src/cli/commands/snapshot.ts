@@ -70,6 +70,7 @@ Examples:
         try {
           if (!stop.signal.aborted) {
             const { estimate } = assessSnapshot(opened, force);
+            progress.expect(estimate);
             if (early === undefined) {
               file = resolve(defaultFile(session.info.pid));
               refuseBeforeSignal(placeOf(file), force, '-o');
