@@ -42,13 +42,14 @@ export async function buildProgram(status: ExitStatus, argv: readonly string[] =
     .description('Find what grows in a Node.js process, what keeps it alive, and what to change.')
     .version(packageVersion(), '-V, --version')
     .option('--debug', 'print stack traces for errors')
-    .option('--no-color', 'no colours (also: NO_COLOR=1, or when stdout is not a terminal)')
+    .option('--no-color', 'no colours (also: NO_COLOR=1, or when stdout is not a terminal; FORCE_COLOR=1 forces them)')
     .exitOverride()
     .configureOutput({
       outputError: (text, write) => write(`leakhunt: ${text.replace(/^error: /, '').trimEnd()} (see --help)\n`),
     });
   const registers = await Promise.all(commandsFor(argv).map((name) => COMMANDS[name]!()));
   for (const register of registers) register(program, globals, status);
+  forbidFormatPairs(program);
   program.addHelpText('after', `
 Examples:
   $ leakhunt attach 4242                          preflight, memory timeline, 3 snapshots a minute apart, what grows
@@ -66,6 +67,20 @@ file: missing or read-only directory, an existing file without --force, a full d
   return program;
 }
 
+/** Output formats a command cannot print at once: commander refuses the pair before the action runs (exit 2). */
+const EXCLUSIVE_FORMATS = [['--json', '--markdown']] as const;
+
+/** Every command that has both options of a pair gets them as commander conflicts: no command file declares them. */
+function forbidFormatPairs(program: Command): void {
+  for (const command of program.commands) {
+    for (const [a, b] of EXCLUSIVE_FORMATS) {
+      const first = command.options.find((o) => o.long === a);
+      const second = command.options.find((o) => o.long === b);
+      if (first && second) first.conflicts(second.attributeName());
+    }
+  }
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   const status = new ExitStatus();
   try {
@@ -79,10 +94,10 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 function exitCodeFor(e: unknown, debug: boolean): number {
   if (e instanceof CommanderError) {
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') {
-      return ExitCode.ok;
-    }
-    return ExitCode.usage; // commander already printed the one-line reason
+    // Commander says 0 for help or the version asked for (--help, `help`, --version); anything else it
+    // refused, help shown for a bare `leakhunt` (on stderr) included, is a usage error. It printed the
+    // reason already.
+    return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   if (e instanceof LeakhuntError) {
     process.stderr.write(`leakhunt: ${e.message}\n`);

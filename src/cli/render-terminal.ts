@@ -4,11 +4,11 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import type { Block, ReportDocument, Tone } from '../report/document.js';
+import { colorLevel } from './color-level.js';
 
-/** Colours for `stream`: none when noColor, NO_COLOR is set, or the stream is not a terminal. */
+/** Colours for `stream`: --no-color, FORCE_COLOR, NO_COLOR and whether it is a terminal (color-level.ts). */
 export function terminalChalk(stream: NodeJS.WriteStream, noColor: boolean): ChalkInstance {
-  const disabled = noColor || !stream.isTTY || 'NO_COLOR' in process.env;
-  return new Chalk({ level: disabled ? 0 : 1 });
+  return new Chalk({ level: colorLevel(stream.isTTY === true, noColor) });
 }
 
 function toneOf(chalk: ChalkInstance, tone: Tone | undefined): (s: string) => string {
