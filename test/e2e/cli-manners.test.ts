@@ -111,6 +111,7 @@ test('bad option values of the file commands are refused before the snapshot is 
     ['--max-growth', ['diff', missing, missing, '--max-growth', '1XB']],
     ['--max-class-growth', ['diff', missing, missing, '--max-class-growth', 'RunTree']],
     ['--max-survivor-size', ['diff', missing, missing, '--max-survivor-size', 'big']],
+    ['--unit-count', ['diff', missing, missing, '--unit-count', '0']],
   ];
   const results = await Promise.all(cases.map(([, args]) => runCli(args)));
   cases.forEach(([flag, args], i) => {

@@ -89,6 +89,7 @@ Examples:
       const groups = parseTop(flags.groups, '--groups');
       const limits = gateLimitsOf(flags);
       const format = formatOf(flags);
+      const unitCount = flags.unitCount === undefined ? undefined : parseCount('--unit-count', flags.unitCount);
       const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'));
       let label = 'reading';
       const result = await diffSnapshotFiles(files, {
@@ -100,7 +101,6 @@ Examples:
         onPhase: (phase) => progress.phase(phase),
       });
       progress.done();
-      const unitCount = flags.unitCount === undefined ? undefined : parseCount('--unit-count', flags.unitCount);
       const diagnosis = diagnose({ diff: result, ...(unitCount ? { unitCount } : {}) });
       const gates = evaluateGates(result, limits);
       if (format !== 'text') for (const w of result.warnings) warn(w);
