@@ -3,6 +3,7 @@
 // the top survivor group, so a failed build says what to look at.
 
 import type { DiffResult } from '../analysis/diff/diff-series.js';
+import { formatBytes } from '../units.js';
 
 export interface GateLimits {
   /** Live-size growth, newest minus oldest, in bytes. */
@@ -37,8 +38,8 @@ export function evaluateGates(result: DiffResult, limits: GateLimits): GateResul
       actual: result.growth,
       passed,
       reason: passed
-        ? `live heap grew by ${result.growth} bytes, within ${limits.maxGrowth}`
-        : `live heap grew by ${result.growth} bytes, over the ${limits.maxGrowth} allowed${topGroupHint(result)}`,
+        ? `live heap grew by ${formatBytes(result.growth)}, within ${formatBytes(limits.maxGrowth)}`
+        : `live heap grew by ${formatBytes(result.growth)}, over the ${formatBytes(limits.maxGrowth)} allowed${topGroupHint(result)}`,
     });
   }
   for (const [name, limit] of limits.maxClassGrowth ?? []) {
@@ -64,8 +65,8 @@ export function evaluateGates(result: DiffResult, limits: GateLimits): GateResul
       actual,
       passed,
       reason: passed
-        ? `survivors hold ${actual} bytes, within ${limits.maxSurvivorSize}`
-        : `survivors hold ${actual} bytes, over the ${limits.maxSurvivorSize} allowed${topGroupHint(result)}`,
+        ? `survivors hold ${formatBytes(actual)}, within ${formatBytes(limits.maxSurvivorSize)}`
+        : `survivors hold ${formatBytes(actual)}, over the ${formatBytes(limits.maxSurvivorSize)} allowed${topGroupHint(result)}`,
     });
   }
   return gates;

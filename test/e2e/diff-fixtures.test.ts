@@ -104,7 +104,7 @@ test('a leaking fixture fails --max-growth with exit 1 and a one-line reason nam
   const { code, files, stderr } = await diffFixture('client-array', ['--max-growth', '1KB']);
   try {
     assert.equal(code, 1);
-    assert.match(stderr, /^leakhunt: FAIL max-growth: live heap grew by \d+ bytes, over the 1000 allowed; top survivor group: \d+ × \S+/m);
+    assert.match(stderr, /^leakhunt: FAIL max-growth: live heap grew by [\d.]+ (?:B|KiB|MiB), over the 1000 B allowed; top survivor group: \d+ × \S+/m);
   } finally {
     removeSnapshots(files);
   }
