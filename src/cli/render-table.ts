@@ -14,8 +14,11 @@ export interface TableInput {
   readonly align?: readonly Align[];
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Columns a cell takes on a terminal: wide East Asian characters take two, combining marks none. */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length; // the common case, without a loop over characters
   let width = 0;
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
