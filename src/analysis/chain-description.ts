@@ -1,11 +1,14 @@
 // A retainer chain as plain data for reports and JSON: each hop's node (V8 id, safe name, type, class),
-// the edge its holder holds it by, and sizes, object first, root last. Ids and edge names are exactly
+// the edge its holder holds it by (property names that may be data redacted: redact.ts), and sizes,
+// object first, root last. Ids and edge names are exactly
 // what DevTools shows, so every hop can be checked there.
 
 import type { HeapAnalysis } from './heap-analysis.js';
 import { describeNodeName } from './node-names.js';
 import { hopName } from './path-signatures.js';
+import { shownEdgeName } from './redact.js';
 import type { Chain } from './retainer-paths.js';
+import type { HeapGraph } from '../snapshot/heap-graph.js';
 
 /** What a hop is, in words, when something recognises it (src/diagnose supplies the recognisers). */
 export interface HopLabel {
@@ -20,8 +23,11 @@ export type ChainLabeler = (analysis: HeapAnalysis, chain: Chain) => readonly (H
 
 export interface ChainHop {
   readonly node: { readonly id: number; readonly name: string; readonly type: string; readonly className: string };
-  /** How the next hop holds this one; null on the root. */
-  readonly edge: { readonly type: string; readonly name: string } | null;
+  /**
+   * How the next hop holds this one; null on the root. A property name that may be data is shown as
+   * `<key, N chars>` with `redacted: true` (redact.ts).
+   */
+  readonly edge: { readonly type: string; readonly name: string; readonly redacted?: true } | null;
   readonly selfSize: number;
   readonly retainedSize: number;
   readonly label?: HopLabel;
@@ -37,9 +43,14 @@ export function describeChain(analysis: HeapAnalysis, chain: Chain, showStrings 
       type: graph.nodeTypeNameOf(ordinal),
       className: hopName(analysis, ordinal),
     },
-    edge: edge < 0 ? null : { type: graph.edgeTypeNameOf(edge), name: graph.edgeNameOf(edge) },
+    edge: edge < 0 ? null : shownEdge(graph, edge),
     selfSize: analysis.selfSizes[ordinal]!,
     retainedSize: analysis.retainedSizes[ordinal]!,
     ...(labels?.[i] ? { label: labels[i] } : {}),
   }));
+}
+
+function shownEdge(graph: HeapGraph, edge: number): NonNullable<ChainHop['edge']> {
+  const { name, redacted } = shownEdgeName(graph, edge);
+  return redacted ? { type: graph.edgeTypeNameOf(edge), name, redacted: true } : { type: graph.edgeTypeNameOf(edge), name };
 }

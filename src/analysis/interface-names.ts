@@ -9,10 +9,13 @@
 //    properties its name shows (no long tail of one-off shapes).
 // 3. Every plain object is named after the definition with the most properties that are all among its
 //    own property names (ties: the higher-ranked one); with none, it stays `Object`.
-// Invariant: a returned name is `Object` or one of the definitions' names.
+// Invariant: a returned name is `Object` or one of the definitions' names, with property names that may
+// be data shown as `<key, N chars>` (redact.ts): the definitions are made on the real names, so what is
+// grouped is what DevTools groups; two definitions that then read the same share a class.
 
 import type { HeapGraph } from '../snapshot/heap-graph.js';
 import { ObjectShapeTable, type ObjectShapes } from './object-shapes.js';
+import { shownKey } from './redact.js';
 
 const MAX_NAME_LENGTH = 120;
 const MIN_OBJECTS = 2;
@@ -21,6 +24,8 @@ const PLAIN_OBJECT = 'Object';
 
 interface Definition {
   readonly name: string;
+  /** The name as it may be printed (redact.ts). */
+  readonly shown: string;
   /** The properties the name shows, in edge order. */
   readonly properties: readonly string[];
   objects: number;
@@ -57,17 +62,21 @@ export function formatPropertyName(name: string): string {
   return /[,'"{}]/.test(name) ? JSON.stringify(name) : name;
 }
 
-function proposeName(names: readonly string[]): { name: string; properties: string[] } | undefined {
+function proposeName(names: readonly string[]): { name: string; shown: string; properties: string[] } | undefined {
   let text = '{';
+  let shownText = '{';
   const properties: string[] = [];
   for (const name of names) {
     if (name === '__proto__') continue;
-    const shown = formatPropertyName(name);
-    if (text.length > 1 && text.length + shown.length > MAX_NAME_LENGTH) break;
-    text += text.length === 1 ? shown : `, ${shown}`;
+    const written = formatPropertyName(name);
+    if (text.length > 1 && text.length + written.length > MAX_NAME_LENGTH) break;
+    text += text.length === 1 ? written : `, ${written}`;
+    const key = shownKey(name);
+    const shown = key === name ? written : key;
+    shownText += shownText.length === 1 ? shown : `, ${shown}`;
     properties.push(name);
   }
-  return properties.length === 0 ? undefined : { name: `${text}}`, properties };
+  return properties.length === 0 ? undefined : { name: `${text}}`, shown: `${shownText}}`, properties };
 }
 
 /** A trie over sorted property lists; a node that ends a definition names it (the first one wins). */
@@ -92,7 +101,7 @@ function buildTrie(definitions: readonly Definition[]): TrieNode {
       }
       node = child;
     }
-    node.match ??= { name: d.name, size: sorted.length, rank };
+    node.match ??= { name: d.shown, size: sorted.length, rank };
   });
   return root;
 }

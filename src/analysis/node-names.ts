@@ -1,8 +1,10 @@
 // A node's name safe to print. Heap strings hold prompts, user messages and API keys, so a string-like
 // node is named by its type and length only, unless the caller explicitly asks for contents
-// (`--show-strings`), and then cut to a short preview.
+// (`--show-strings`), and then cut to a short preview. A RegExp is named by its source, which may be
+// built from data: never printed, only its length (redact.ts).
 
 import type { HeapAnalysis } from './heap-analysis.js';
+import { shownRegExp } from './redact.js';
 
 export function describeNodeName(analysis: HeapAnalysis, ordinal: number, showStrings = false): string {
   const { graph } = analysis;
@@ -16,5 +18,6 @@ export function describeNodeName(analysis: HeapAnalysis, ordinal: number, showSt
     if (!showStrings) return `<string, ${text.length} chars>`;
     return JSON.stringify(text.length > 80 ? `${text.slice(0, 79)}…` : text);
   }
+  if (t === types.regexp) return shownRegExp(graph.nodeNameOf(ordinal));
   return graph.nodeNameOf(ordinal);
 }

@@ -2,6 +2,9 @@
 // read in the target without side effects just before each snapshot and, with `--every`, polled while
 // waiting for the next one. It must yield a finite number; anything else is said in one line that names
 // what came back. A bad expression on the first read is a usage error (exit 2); later reads only warn.
+// What came back is described by its type and size, never its contents: a counter pointed at the
+// wrong property (`cfg.apiKey`) must not print the key. An exception's message keeps only what the
+// expression itself says; quoted text V8 took from the heap is replaced by its length.
 
 import { AttachError, UsageError } from '../errors.js';
 import { ConnectionClosedError } from './cdp-connection.js';
@@ -14,39 +17,49 @@ export type CounterRead = { readonly ok: true; readonly value: number } | { read
 
 const MAX_SHOWN = 40;
 
-function clip(text: string): string {
-  const line = text.replace(/\s+/g, ' ');
-  return line.length > MAX_SHOWN ? `${line.slice(0, MAX_SHOWN)}…` : line;
+function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
-/** `undefined`, `null`, `the string "12"`, `a bigint (10n)`, `an object (Map(3))`, `a function`. */
+/** `undefined`, `null`, `a string (2 chars)`, `a bigint`, `an object (Map)`, `a function`. */
 export function describeRemoteValue(v: RemoteValue): string {
   switch (v.type) {
     case 'undefined':
       return 'undefined';
     case 'string':
-      return `the string ${JSON.stringify(clip(String(v.value)))}`;
+      return `a string (${plural(String(v.value ?? '').length, 'char')})`;
     case 'boolean':
       return String(v.value);
     case 'bigint':
-      return `a bigint (${v.unserializableValue ?? v.description ?? '?'})`;
+      return 'a bigint';
     case 'number':
       return v.unserializableValue ?? String(v.value);
     case 'symbol':
-      return `a symbol (${clip(v.description ?? '')})`;
+      return 'a symbol';
     case 'function':
       return 'a function';
     case 'object':
-      return v.subtype === 'null' ? 'null' : `an object (${clip(v.description ?? v.className ?? 'Object')})`;
+      // The class only: a description is a preview of the contents (an Error's message, a RegExp's source).
+      return v.subtype === 'null' ? 'null' : `an object (${(v.className ?? 'Object').slice(0, MAX_SHOWN)})`;
     default:
       return v.type;
   }
 }
 
+/**
+ * An exception or failure message from the target with quoted text that is not in the expression
+ * replaced by its length: `(reading 'n')` of `cfg.n.x` stays, the JSON that `JSON.parse(cfg.apiKey)`
+ * quotes back does not.
+ */
+export function withoutHeapText(message: string, expression: string): string {
+  return message.replace(/(["'`])((?:(?!\1)[^\\]|\\.)*)\1/g, (whole, _q: string, inner: string) =>
+    expression.includes(inner) ? whole : `<${plural(inner.length, 'char')}>`);
+}
+
 /** A finite number, or what went wrong. V8's side-effect refusal gets its own words. */
-export function interpretCounter(evaluation: PureEvaluation): CounterRead {
+export function interpretCounter(evaluation: PureEvaluation, expression = ''): CounterRead {
   if ('problem' in evaluation) {
-    const p = evaluation.problem;
+    const p = withoutHeapText(evaluation.problem, expression);
     if (/Possible side-effect/i.test(p)) {
       return { ok: false, problem: `was refused: V8 cannot prove it free of side effects (${p.replace(/^threw /, '')}); read a plain property such as globalThis.turns` };
     }
@@ -62,7 +75,7 @@ export function interpretCounter(evaluation: PureEvaluation): CounterRead {
 
 /** One read. Throws ConnectionClosedError when the target went away, nothing else. */
 export async function readCounter(session: TargetSession, expression: string): Promise<CounterRead> {
-  return interpretCounter(await session.evaluatePure(expression, COUNTER_BUDGET_MS));
+  return interpretCounter(await session.evaluatePure(expression, COUNTER_BUDGET_MS), expression);
 }
 
 /** `--counter "globalThis.turns" returned undefined, not a finite number`. */

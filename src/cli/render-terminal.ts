@@ -1,10 +1,12 @@
-// Renders a report document for the terminal: cli-table3 tables, chalk colours (terminalChalk: off when
-// the stream is not a TTY, NO_COLOR is set or --no-color is given). Loaded only for text output (output.ts).
+// Renders a report document for the terminal: tables in cli-table3's compact look (render-table.ts),
+// chalk colours (terminalChalk: --no-color, NO_COLOR, FORCE_COLOR and whether the stream is a TTY,
+// color-level.ts). Loaded only for text output (output.ts). Lines come out one at a time so that a table of
+// millions of rows (`analyze --top all`) is never one string.
 
 import { Chalk, type ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
 import type { Block, ReportDocument, Tone } from '../report/document.js';
 import { colorLevel } from './color-level.js';
+import { tableLines } from './render-table.js';
 
 /** Colours for `stream`: --no-color, FORCE_COLOR, NO_COLOR and whether it is a terminal (color-level.ts). */
 export function terminalChalk(stream: NodeJS.WriteStream, noColor: boolean): ChalkInstance {
@@ -21,33 +23,44 @@ function toneOf(chalk: ChalkInstance, tone: Tone | undefined): (s: string) => st
   }
 }
 
-function renderBlock(block: Block, chalk: ChalkInstance): string {
+function* blockLines(block: Block, chalk: ChalkInstance): Generator<string> {
   switch (block.kind) {
     case 'heading':
-      return chalk.bold(block.text);
+      yield chalk.bold(block.text);
+      return;
     case 'fields': {
       const width = Math.max(...block.rows.map(([k]) => k.length));
-      return block.rows.map(([k, v]) => `${chalk.dim(k.padEnd(width))}  ${v}`).join('\n');
+      for (const [k, v] of block.rows) yield `${chalk.dim(k.padEnd(width))}  ${v}`;
+      return;
     }
     case 'code':
-      return block.lines.join('\n');
+      yield* block.lines;
+      return;
     case 'lines': {
       const paint = toneOf(chalk, block.tone);
-      return block.lines.map((line) => paint(line)).join('\n');
+      for (const line of block.lines) yield paint(line);
+      return;
     }
-    case 'table': {
-      const table = new Table({
-        head: [...block.head],
-        colAligns: block.align ? [...block.align] : undefined,
-        style: { head: chalk.level > 0 ? ['cyan'] : [], border: chalk.level > 0 ? ['grey'] : [], compact: true },
-      });
-      for (const row of block.rows) table.push([...row]);
-      const title = block.title ? `${chalk.bold(block.title)}\n` : '';
-      return block.rows.length === 0 ? `${title}${chalk.dim('(none)')}` : `${title}${table.toString()}`;
+    case 'table':
+      if (block.title) yield chalk.bold(block.title);
+      if (block.rows.length === 0) yield chalk.dim('(none)');
+      else yield* tableLines(block, chalk);
+  }
+}
+
+/** The document's lines, blocks separated by an empty line. */
+export function* terminalLines(doc: ReportDocument, chalk: ChalkInstance): Generator<string> {
+  for (let i = 0; i < doc.length; i++) {
+    if (i > 0) yield '';
+    let any = false;
+    for (const line of blockLines(doc[i]!, chalk)) {
+      any = true;
+      yield line;
     }
+    if (!any) yield ''; // an empty block still takes its line, as when blocks were joined as strings
   }
 }
 
 export function renderTerminal(doc: ReportDocument, chalk: ChalkInstance): string {
-  return `${doc.map((b) => renderBlock(b, chalk)).join('\n\n')}\n`;
+  return `${[...terminalLines(doc, chalk)].join('\n')}\n`;
 }

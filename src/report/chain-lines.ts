@@ -9,7 +9,9 @@ import { formatBytes } from './format.js';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-export function formatEdgeName(edge: { readonly type: string; readonly name: string }): string {
+export function formatEdgeName(edge: { readonly type: string; readonly name: string; readonly redacted?: true }): string {
+  // A property name that may be data comes already replaced by `<key, N chars>` (analysis/redact.ts).
+  if (edge.redacted) return `[${edge.name}]`;
   if (edge.type === 'element' || edge.type === 'hidden' || /^\d+$/.test(edge.name)) return `[${edge.name}]`;
   if (IDENTIFIER.test(edge.name)) return `.${edge.name}`;
   return `[${JSON.stringify(edge.name)}]`;

@@ -1,4 +1,5 @@
-// Markdown rendering of a report document, for pull-request comments and $GITHUB_STEP_SUMMARY.
+// Markdown rendering of a report document, for pull-request comments and $GITHUB_STEP_SUMMARY. Lines
+// come out one at a time (a table of millions of rows is never one string).
 
 import type { Block, ReportDocument } from './document.js';
 
@@ -6,29 +7,45 @@ function escapeCell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-function renderBlock(block: Block): string {
+function* blockLines(block: Block): Generator<string> {
   switch (block.kind) {
     case 'heading':
-      return `### ${block.text}`;
+      yield `### ${block.text}`;
+      return;
     case 'fields':
-      return block.rows.map(([k, v]) => `- **${k}**: ${escapeCell(v)}`).join('\n');
+      for (const [k, v] of block.rows) yield `- **${k}**: ${escapeCell(v)}`;
+      return;
     case 'lines':
-      return block.lines.join('  \n');
+      for (let i = 0; i < block.lines.length; i++) yield i + 1 < block.lines.length ? `${block.lines[i]!}  ` : block.lines[i]!;
+      return;
     case 'code':
-      return ['```', ...block.lines, '```'].join('\n');
+      yield '```';
+      yield* block.lines;
+      yield '```';
+      return;
     case 'table': {
       const align = block.head.map((_, i) => (block.align?.[i] === 'right' ? '---:' : ':---'));
-      const lines = [
-        ...(block.title ? [`**${block.title}**`, ''] : []),
-        `| ${block.head.map(escapeCell).join(' | ')} |`,
-        `| ${align.join(' | ')} |`,
-        ...block.rows.map((r) => `| ${r.map(escapeCell).join(' | ')} |`),
-      ];
-      return lines.join('\n');
+      if (block.title) yield* [`**${block.title}**`, ''];
+      yield `| ${block.head.map(escapeCell).join(' | ')} |`;
+      yield `| ${align.join(' | ')} |`;
+      for (const r of block.rows) yield `| ${r.map(escapeCell).join(' | ')} |`;
     }
   }
 }
 
+/** The document's Markdown lines, blocks separated by an empty line. */
+export function* markdownLines(doc: ReportDocument): Generator<string> {
+  for (let i = 0; i < doc.length; i++) {
+    if (i > 0) yield '';
+    let any = false;
+    for (const line of blockLines(doc[i]!)) {
+      any = true;
+      yield line;
+    }
+    if (!any) yield ''; // an empty block still takes its line, as when blocks were joined as strings
+  }
+}
+
 export function renderMarkdown(doc: ReportDocument): string {
-  return `${doc.map(renderBlock).join('\n\n')}\n`;
+  return `${[...markdownLines(doc)].join('\n')}\n`;
 }

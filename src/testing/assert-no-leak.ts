@@ -9,7 +9,7 @@
 import { clearTimeout, setTimeout } from 'node:timers';
 import { chooseFix } from './choose-fix.js';
 import { InProcessHeap } from './in-process-heap.js';
-import { LeakAssertionError, safeChain, safeSignature, type LeakReport } from './leak-error.js';
+import { LeakAssertionError, type LeakReport } from './leak-error.js';
 import { findProportionalGrowth } from './proportional-growth.js';
 import { survivorCurves } from './survivor-curves.js';
 
@@ -148,14 +148,14 @@ export async function assertNoLeak(fn: UnitOfWork, options: AssertNoLeakOptions 
     deadline.check('analysis');
     const units = 2 * iterations;
     const reports = findProportionalGrowth(series.groups, iterations).map((g): LeakReport => {
-      const chain = safeChain(g.chain);
+      const chain = g.chain; // redacted by the engine (analysis/redact.ts)
       return {
         className: g.className,
         perIteration: g.count / units,
         bytesPerIteration: Math.round(g.retainedSize / units),
         count: g.count,
         counts: g.counts,
-        signature: safeSignature(g.signature),
+        signature: g.signature,
         chain,
         fix: chooseFix(g.className, chain),
         alsoHeld: g.alsoHeld,

@@ -3,7 +3,8 @@
 // class, objects and bytes per iteration, the retainer chain (leaked object first, one hop a line,
 // with the labels of src/diagnose) and the fix, and whose `leaks` property carries the same as data.
 // Heap strings never reach the message or the data: chains name classes, ids, sizes and edge names, and
-// edge names that could be data (a dictionary key such as a session id) are replaced by their length.
+// edge names that could be data (a dictionary key such as a session id) are replaced by their length,
+// by the one rule every output follows (analysis/redact.ts).
 
 import { AssertionError } from 'node:assert';
 import type { ChainHop } from '../analysis/chain-description.js';
@@ -42,44 +43,6 @@ export interface LeakErrorData {
 
 /** Hops shown in a message; the rest are counted. */
 const MAX_HOPS = 14;
-/**
- * Names that read as code, not data: identifiers, indices, symbols, and short words joined by `-:./`
- * with each word starting with a letter (`config-change`, `http:request`). A key like `sess-1a-x`, a
- * UUID, an e-mail address or a token with punctuation is shown by its length only.
- */
-const SAFE_EDGE_NAME = /^([A-Za-z_$][\w$]{0,63}|\d+|<symbol [^>]{1,80}>|Symbol\([^)]{0,80}\)|(?=.{1,40}$)[A-Za-z_$][\w$]*([-:./][A-Za-z_$][\w$]*)+)$/;
-
-/** An edge name as it may be shown (see SAFE_EDGE_NAME); anything else by its length. */
-export function safeEdgeName(name: string): string {
-  return SAFE_EDGE_NAME.test(name) ? name : `<key, ${name.length} chars>`;
-}
-
-/** A path signature with its quoted (non-identifier) property names replaced by their length. */
-export function safeSignature(signature: string): string {
-  return signature.replace(/\["((?:[^"\\]|\\.)*)"\]/g, (whole, inner: string) => {
-    let name: string;
-    try {
-      name = JSON.parse(`"${inner}"`) as string;
-    } catch {
-      name = inner;
-    }
-    return SAFE_EDGE_NAME.test(name) ? whole : `[<key, ${name.length} chars>]`;
-  });
-}
-
-/** A RegExp node is named by its source, which may be built from data: shown by its length. */
-function safeNode(node: ChainHop['node']): ChainHop['node'] {
-  return node.type === 'regexp' ? { ...node, name: `<regexp, ${node.name.length} chars>` } : node;
-}
-
-export function safeChain(chain: readonly ChainHop[]): ChainHop[] {
-  return chain.map((hop) => ({
-    ...hop,
-    node: safeNode(hop.node),
-    edge: hop.edge ? { ...hop.edge, name: safeEdgeName(hop.edge.name) } : null,
-  }));
-}
-
 /** `1`, `2.5`, `0.33`: objects per iteration. */
 export function formatRate(x: number): string {
   if (Math.abs(x - Math.round(x)) < 0.05) return String(Math.round(x));

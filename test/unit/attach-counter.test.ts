@@ -21,10 +21,12 @@ test('a counter is a finite number; anything else says what came back', () => {
   assert.equal(problem(interpretCounter({ value: { type: 'number', unserializableValue: 'Infinity' } })), 'returned Infinity, not a finite number');
   assert.equal(problem(interpretCounter({ value: { type: 'undefined' } })), 'returned undefined, not a finite number');
   assert.equal(problem(interpretCounter({ value: { type: 'object', subtype: 'null', value: null } })), 'returned null, not a finite number');
-  assert.equal(problem(interpretCounter({ value: { type: 'string', value: '12' } })), 'returned the string "12", not a finite number');
-  assert.equal(problem(interpretCounter({ value: { type: 'bigint', unserializableValue: '10n' } })), 'returned a bigint (10n), not a finite number');
-  assert.equal(problem(interpretCounter({ value: { type: 'object', className: 'Map', description: 'Map(3)' } })), 'returned an object (Map(3)), not a finite number');
-  assert.equal(problem(interpretCounter({ problem: 'threw TypeError: Cannot read properties of undefined (reading \'n\')' })), 'threw TypeError: Cannot read properties of undefined (reading \'n\')');
+  assert.equal(problem(interpretCounter({ value: { type: 'string', value: '12' } })), 'returned a string (2 chars), not a finite number', 'a string is described, never shown: a counter pointed at a key must not print it');
+  assert.equal(problem(interpretCounter({ value: { type: 'bigint', unserializableValue: '10n' } })), 'returned a bigint, not a finite number');
+  assert.equal(problem(interpretCounter({ value: { type: 'object', className: 'Map', description: 'Map(3)' } })), 'returned an object (Map), not a finite number');
+  assert.equal(problem(interpretCounter({ value: { type: 'object', subtype: 'error', className: 'Error', description: 'Error: sk-live-ERR9996' } })), 'returned an object (Error), not a finite number');
+  assert.equal(problem(interpretCounter({ problem: 'threw SyntaxError: "sk-live-JSON9996" is not valid JSON' }, 'JSON.parse(cfg.apiKey)')), 'threw SyntaxError: <16 chars> is not valid JSON', 'quoted heap text in an exception is replaced by its length');
+  assert.equal(problem(interpretCounter({ problem: 'threw TypeError: Cannot read properties of undefined (reading \'n\')' }, 'globalThis.x.n')), 'threw TypeError: Cannot read properties of undefined (reading \'n\')');
   assert.match(problem(interpretCounter({ problem: 'threw EvalError: Possible side-effect in debug-evaluate' })), /^was refused: V8 cannot prove it free of side effects \(EvalError: Possible side-effect in debug-evaluate\)/);
 });
 

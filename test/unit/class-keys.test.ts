@@ -69,8 +69,9 @@ test('plain objects are named by their property shape', () => {
   assert.equal(names[lonely], 'Object', 'a shape seen once defines no name');
   assert.equal(names[empty], 'Object');
   assert.equal(names[proto], 'Object');
-  assert.equal(names[quoted1], '{"a,b", "it\'s"}');
-  assert.equal(names[quoted2], '{"a,b", "it\'s"}');
+  // Property names with punctuation may be data: the class name shows them by length (analysis/redact.ts).
+  assert.equal(names[quoted1], '{<key, 3 chars>, <key, 4 chars>}');
+  assert.equal(names[quoted2], '{<key, 3 chars>, <key, 4 chars>}');
 });
 
 test('shape names stop growing past 120 characters, and the best match has the most properties', () => {
