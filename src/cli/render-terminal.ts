@@ -1,9 +1,11 @@
-// Renders a report document for the terminal: tables in cli-table3's compact look (render-table.ts),
+// Renders a report document for the terminal: tables by cli-table3 in its compact style, and tables too
+// long for it (its span logic is quadratic in the rows) by render-table.ts in the same look,
 // chalk colours (terminalChalk: --no-color, NO_COLOR, FORCE_COLOR and whether the stream is a TTY,
 // color-level.ts). Loaded only for text output (output.ts). Lines come out one at a time so that a table of
 // millions of rows (`analyze --top all`) is never one string.
 
 import { Chalk, type ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
 import type { Block, ReportDocument, Tone } from '../report/document.js';
 import { colorLevel } from './color-level.js';
 import { tableLines } from './render-table.js';
@@ -44,8 +46,22 @@ function* blockLines(block: Block, chalk: ChalkInstance): Generator<string> {
     case 'table':
       if (block.title) yield chalk.bold(block.title);
       if (block.rows.length === 0) yield chalk.dim('(none)');
-      else yield* tableLines(block, chalk);
+      else if (block.rows.length > CLI_TABLE_MAX_ROWS) yield* tableLines(block, chalk);
+      else yield* cliTable(block, chalk).split('\n');
   }
+}
+
+/** Rows cli-table3 draws in well under a second (measured: 1,000 rows 0.17 s, 2,000 rows 0.42 s). */
+const CLI_TABLE_MAX_ROWS = 1000;
+
+function cliTable(block: Extract<Block, { kind: 'table' }>, chalk: ChalkInstance): string {
+  const table = new Table({
+    head: [...block.head],
+    ...(block.align ? { colAligns: [...block.align] } : {}),
+    style: { head: chalk.level > 0 ? ['cyan'] : [], border: chalk.level > 0 ? ['grey'] : [], compact: true },
+  });
+  for (const row of block.rows) table.push([...row]);
+  return table.toString();
 }
 
 /** The document's lines, blocks separated by an empty line. */
