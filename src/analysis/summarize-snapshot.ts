@@ -9,8 +9,13 @@ import { describeNodeName } from './node-names.js';
 export type ClassSortKey = 'retained' | 'self' | 'count';
 
 export interface SummarizeOptions {
-  /** How many classes and objects to list; `Infinity` for all. */
+  /** How many classes to list; `Infinity` for all. */
   readonly top: number;
+  /**
+   * How many of the largest objects to list; `Infinity` for every object (millions on a production
+   * heap). Default: `top`, or OBJECTS_WITH_ALL_CLASSES when `top` is all.
+   */
+  readonly objects?: number;
   readonly sort: ClassSortKey;
 }
 
@@ -45,6 +50,9 @@ export interface SnapshotSummary {
   readonly dominators: readonly DominatorRow[];
 }
 
+/** The largest objects listed beside every class (`--top all`) unless asked for more. */
+export const OBJECTS_WITH_ALL_CLASSES = 100;
+
 const SORTERS: Record<ClassSortKey, (a: ClassRow, b: ClassRow) => number> = {
   retained: (a, b) => b.retainedSize - a.retainedSize || b.selfSize - a.selfSize,
   self: (a, b) => b.selfSize - a.selfSize || b.retainedSize - a.retainedSize,
@@ -58,7 +66,8 @@ export function summarizeSnapshot(analysis: HeapAnalysis, options: SummarizeOpti
     .map(({ name, count, selfSize, retainedSize }) => ({ name, count, selfSize, retainedSize }))
     .sort((a, b) => SORTERS[options.sort](a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const classes = Number.isFinite(options.top) ? rows.slice(0, options.top) : rows;
-  const topCount = Number.isFinite(options.top) ? options.top : graph.nodeCount;
+  const objects = options.objects ?? (Number.isFinite(options.top) ? options.top : OBJECTS_WITH_ALL_CLASSES);
+  const topCount = Number.isFinite(objects) ? objects : graph.nodeCount;
   const dominators = Array.from(analysis.topDominated(topCount), (ordinal): DominatorRow => ({
     id: graph.nodeId[ordinal]!,
     name: describeNodeName(analysis, ordinal),

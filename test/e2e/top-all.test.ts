@@ -44,20 +44,24 @@ test('analyze --top all of an empty node process lists every class, in every for
   const out = JSON.parse(json.stdout) as { classCount: number; classes: { name: string }[]; dominators: unknown[]; snapshot: { nodeCount: number } };
   assert.ok(out.classCount > 100, `an empty node process has hundreds of classes, got ${out.classCount}`);
   assert.equal(out.classes.length, out.classCount, 'every class row');
-  assert.ok(out.dominators.length > 10_000, 'every object with --top all');
+  assert.equal(out.dominators.length, 100, 'every class, and the 100 largest objects beside them');
+  const every = await runCli(['analyze', first, '--top', 'all', '--objects', 'all', '--json'], { timeoutMs: LIMIT_MS });
+  assert.equal(every.code, 0, every.stderr);
+  const all = JSON.parse(every.stdout) as { dominators: unknown[] };
+  assert.ok(all.dominators.length > 10_000, `every object with --objects all, got ${all.dominators.length}`);
 
-  const text = await runCli(['analyze', first, '--top', 'all'], { timeoutMs: LIMIT_MS });
+  const text = await runCli(['analyze', first, '--top', 'all', '--objects', 'all'], { timeoutMs: LIMIT_MS });
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, new RegExp(`Top ${out.classCount} of ${out.classCount} classes by retained size`));
   const rows = textTableRows(text.stdout, /^Top \d+ of \d+ classes/);
   assert.equal(rows.length, out.classCount, 'one text row per class');
   assert.deepEqual(rows.map((r) => r.split('│')[1]!.trim()), out.classes.map((c) => c.name.replace(/\s+/g, ' ')), 'the same classes in the same order');
-  assert.equal(textTableRows(text.stdout, /^Largest \d+ objects/).length, out.dominators.length, 'one text row per object');
+  assert.equal(textTableRows(text.stdout, /^Largest \d+ objects/).length, all.dominators.length, 'one text row per object');
 
-  const markdown = await runCli(['analyze', first, '--top', 'all', '--markdown'], { timeoutMs: LIMIT_MS });
+  const markdown = await runCli(['analyze', first, '--top', 'all', '--objects', 'all', '--markdown'], { timeoutMs: LIMIT_MS });
   assert.equal(markdown.code, 0, markdown.stderr);
   const mdRows = markdown.stdout.split('\n').filter((l) => l.startsWith('| ')).length;
-  assert.equal(mdRows, out.classCount + 2 + out.dominators.length + 2, 'every class and object row plus each table\'s head and alignment lines');
+  assert.equal(mdRows, out.classCount + 2 + all.dominators.length + 2, 'every class and object row plus each table\'s head and alignment lines');
   assert.ok(Date.now() - started < 3 * LIMIT_MS);
 });
 
