@@ -5,13 +5,27 @@
 //
 // Only self-contained expressions are evaluated in the target. Nothing is scheduled there that can
 // throw later (`require` is gone once an evaluate returns; the deferred close guards every step).
+//
+// A target that wants to exit is let go at once. A process that exits with a debugger attached waits
+// in its exit for that debugger to disconnect ("Waiting for the debugger to disconnect..."), and a
+// forced GC asked for just before never answers (V8 runs it as a task of the loop that has stopped):
+// both processes would wait for each other for good. So the session asks Node to tell it when the
+// target waits for debuggers to disconnect (`NodeRuntime.notifyWhenWaitingForDisconnect`; where Node
+// lacks it, `Runtime.executionContextDestroyed` of the main context), listens for `Inspector.detached`,
+// and watches the pid in /proc; on any of these it drops the connection at once, which fails every
+// command in flight and lets the target's exit go on. Every command has a deadline besides.
+//
+// An open session is registered in open-resources.ts, so every way leakhunt ends detaches it.
 
 import { AttachError } from '../errors.js';
-import { CdpConnection, ConnectionClosedError } from './cdp-connection.js';
+import { readFileSync } from 'node:fs';
+import { CdpConnection, CommandTimeoutError, ConnectionClosedError, ProtocolError, type Deadline } from './cdp-connection.js';
 import { formatHostPort } from './inspector-http.js';
 import type { InspectorEndpoint } from './inspector-port.js';
 import { listeningSocketsOf } from './listening-sockets.js';
-import { PROC_ROOT } from './proc-status.js';
+import { holdOpen } from './open-resources.js';
+import { PROC_ROOT, processAlive } from './proc-status.js';
+import type { TargetLock } from './target-lock.js';
 
 export interface MemoryUsage {
   readonly rss: number;
@@ -33,6 +47,8 @@ export interface DetachReport {
   readonly inspectorClosed: boolean;
   /** What happened, for the report ("closed", "left open as found", "target exited"). */
   readonly note: string;
+  /** Set when the target was on its way out and the connection was dropped for it (why we think so). */
+  readonly targetExiting?: string;
 }
 
 /** A value as the target's inspector describes it (`Runtime.RemoteObject`, the fields we read). */
@@ -55,6 +71,8 @@ export interface SessionOptions {
   readonly localPid?: number;
   readonly timeoutMs: number;
   readonly procRoot?: string;
+  /** The lock on the target (target-lock.ts), released once the session is detached. */
+  readonly lock?: TargetLock;
 }
 
 const INFO_EXPRESSION = '({ pid: process.pid, nodeVersion: process.version, memoryUsage: process.memoryUsage() })';
@@ -76,6 +94,24 @@ const PURE_GROUP = 'leakhunt-pure';
 const PORT_CLOSE_WAIT_MS = 3000;
 /** How long the target gets to close the websocket itself after `_debugEnd()` was scheduled. */
 const TARGET_CLOSE_WAIT_MS = 3000;
+/** How often the pid is looked for in /proc while a session is open. */
+const PID_WATCH_MS = 250;
+const GIB = 1024 ** 3;
+/**
+ * A forced GC has no progress events: its deadline scales with the heap (a full GC of a 1 GiB heap
+ * takes seconds; 30 s a GiB leaves a wide margin), and is never under 30 s.
+ */
+export function gcDeadlineMs(heapBytes: number): number {
+  return Math.max(30_000, Math.ceil((heapBytes / GIB) * 30_000));
+}
+/**
+ * A heap snapshot reports progress while it is generated and then streams chunks; its deadline is the
+ * longest silence: nothing from the target for this long means it is stuck. V8's own GCs before the
+ * snapshot and its distance pass send nothing, and grow with the heap.
+ */
+export function snapshotStallMs(heapBytes: number): number {
+  return Math.max(30_000, Math.ceil((heapBytes / GIB) * 30_000));
+}
 
 export class TargetSession {
   readonly endpoint: InspectorEndpoint;
@@ -83,12 +119,24 @@ export class TargetSession {
   readonly #conn: CdpConnection;
   readonly #options: SessionOptions;
   #busy = false;
+  #exiting: string | undefined;
+  #detaching: Promise<DetachReport> | undefined;
+  #pidWatch: NodeJS.Timeout | undefined;
+  #heapBytes: number;
+  readonly #unregister: () => void;
 
   private constructor(endpoint: InspectorEndpoint, conn: CdpConnection, info: TargetInfo, options: SessionOptions) {
     this.endpoint = endpoint;
     this.#conn = conn;
     this.info = info;
     this.#options = options;
+    this.#heapBytes = info.memoryUsage?.heapTotal ?? 0;
+    this.#unregister = holdOpen({
+      what: `the inspector session with pid ${info.pid} on ${formatHostPort(endpoint.host, endpoint.port)}`,
+      close: async () => {
+        await this.detach();
+      },
+    });
   }
 
   /** Connects and checks `process.pid`; a process other than the one meant is left alone. */
@@ -110,9 +158,60 @@ export class TargetSession {
     const expected = options.expectedPids;
     if (expected && expected.length > 0 && !expected.includes(info.pid)) {
       await conn.close(); // not ours: touch nothing else
-      throw new AttachError(`the inspector at ${where} belongs to pid ${info.pid}, not pid ${expected[0]}: not attaching to the wrong process`);
+      throw new WrongProcessError(`the inspector at ${where} belongs to pid ${info.pid}, not pid ${expected[0]}: not attaching to the wrong process`);
     }
-    return new TargetSession(endpoint, conn, info, options);
+    const session = new TargetSession(endpoint, conn, info, options);
+    await session.#watchForExit();
+    return session;
+  }
+
+  /** Why the target is taken to be exiting (the connection was dropped for it), or undefined. */
+  get exiting(): string | undefined {
+    return this.#exiting;
+  }
+
+  async #watchForExit(): Promise<void> {
+    const conn = this.#conn;
+    const exiting = (why: string) => () => this.#targetExiting(why);
+    conn.on('NodeRuntime.waitingForDisconnect', exiting('it is exiting and waits for debuggers to disconnect'));
+    conn.on('Inspector.detached', () => conn.abandon(`pid ${this.info.pid}: its inspector detached this session`));
+    conn.onClose(() => this.#stopPidWatch());
+    const pid = this.#options.localPid;
+    if (pid !== undefined) {
+      const procRoot = this.#options.procRoot ?? PROC_ROOT;
+      this.#pidWatch = setInterval(() => {
+        if (!processAlive(pid, procRoot)) this.#targetExiting(`pid ${pid} is gone`);
+      }, PID_WATCH_MS);
+      this.#pidWatch.unref();
+    }
+    try {
+      await conn.send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true }, this.#options.timeoutMs);
+    } catch (err) {
+      if (!(err instanceof ProtocolError)) return; // closed or silent: the pid watch and the deadlines remain
+      // A Node without the notification: its exit destroys the main context instead.
+      const mainContexts = new Set<unknown>();
+      conn.on('Runtime.executionContextCreated', (p) => {
+        const context = p.context as { id?: unknown; auxData?: { isDefault?: boolean } } | undefined;
+        if (context?.auxData?.isDefault) mainContexts.add(context.id);
+      });
+      conn.on('Runtime.executionContextDestroyed', (p) => {
+        if (mainContexts.has(p.executionContextId)) this.#targetExiting('its main context was destroyed (it is exiting)');
+      });
+      conn.on('Runtime.executionContextsCleared', exiting('its contexts were cleared (it is exiting)'));
+      await conn.send('Runtime.enable', {}, this.#options.timeoutMs).catch(() => {});
+    }
+  }
+
+  #targetExiting(why: string): void {
+    if (this.#conn.isClosed) return;
+    this.#exiting = why;
+    this.#stopPidWatch();
+    this.#conn.abandon(`pid ${this.info.pid}: ${why}`);
+  }
+
+  #stopPidWatch(): void {
+    if (this.#pidWatch) clearInterval(this.#pidWatch);
+    this.#pidWatch = undefined;
   }
 
   /** A GC or snapshot is running: the target is paused and would answer nothing else until it ends. */
@@ -130,7 +229,9 @@ export class TargetSession {
   }
 
   async memoryUsage(timeoutMs = this.#options.timeoutMs): Promise<MemoryUsage> {
-    return (await evaluate(this.#conn, MEMORY_EXPRESSION, timeoutMs)) as MemoryUsage;
+    const usage = (await evaluate(this.#conn, MEMORY_EXPRESSION, timeoutMs)) as MemoryUsage;
+    this.#heapBytes = Math.max(this.#heapBytes, usage.heapTotal ?? 0);
+    return usage;
   }
 
   /**
@@ -167,12 +268,23 @@ export class TargetSession {
     return { value: rest };
   }
 
+  /** A command whose missed deadline is the target's state, said as such (exit 4), not our bug. */
+  async #send(method: string, params: Record<string, unknown>, deadline: Deadline): Promise<Record<string, unknown>> {
+    try {
+      return await this.#conn.send(method, params, deadline);
+    } catch (err) {
+      if (!(err instanceof CommandTimeoutError)) throw err;
+      const state = this.#options.localPid === undefined ? undefined : processState(this.#options.localPid, this.#options.procRoot ?? PROC_ROOT);
+      throw new AttachError(`pid ${this.info.pid} stopped answering: ${err.message}${state ? ` (its state in /proc: ${state})` : ''}`);
+    }
+  }
+
   /** A full, forced GC (`HeapProfiler.collectGarbage`); the target is paused while it runs. */
   async collectGarbage(): Promise<void> {
     this.#busy = true;
     try {
-      await this.#conn.send('HeapProfiler.enable');
-      await this.#conn.send('HeapProfiler.collectGarbage');
+      await this.#send('HeapProfiler.enable', {}, this.#options.timeoutMs);
+      await this.#send('HeapProfiler.collectGarbage', {}, gcDeadlineMs(this.#heapBytes));
     } finally {
       this.#busy = false;
     }
@@ -194,7 +306,8 @@ export class TargetSession {
         }
       });
       this.#conn.on('HeapProfiler.reportHeapSnapshotProgress', (p) => onProgress(Number(p.done), Number(p.total)));
-      await this.#conn.send('HeapProfiler.takeHeapSnapshot', { reportProgress: true, captureNumericValue: false });
+      const deadline: Deadline = { stallMs: snapshotStallMs(this.#heapBytes) };
+      await this.#send('HeapProfiler.takeHeapSnapshot', { reportProgress: true, captureNumericValue: false }, deadline);
       if (sinkError !== undefined) throw sinkError;
     } finally {
       this.#conn.on('HeapProfiler.addHeapSnapshotChunk', undefined);
@@ -203,9 +316,29 @@ export class TargetSession {
     }
   }
 
-  /** Leaves the target as it was found. Safe to call twice and after the target is gone. */
-  async detach(): Promise<DetachReport> {
+  /**
+   * Leaves the target as it was found, then releases the lock. Safe to call twice (and at once from
+   * the normal path and an exit path: both get the same answer) and after the target is gone.
+   */
+  detach(): Promise<DetachReport> {
+    this.#detaching ??= this.#detach().finally(() => {
+      this.#stopPidWatch();
+      this.#options.lock?.release();
+      this.#unregister();
+    });
+    return this.#detaching;
+  }
+
+  async #detach(): Promise<DetachReport> {
     const openedByUs = this.endpoint.openedByUs;
+    if (this.#exiting !== undefined) {
+      await this.#conn.close(500);
+      const closed = openedByUs && (await this.#waitForPortClosed());
+      return {
+        openedByUs, inspectorClosed: closed, targetExiting: this.#exiting,
+        note: `disconnected at once so that its exit could go on (${this.#exiting})`,
+      };
+    }
     if (this.#conn.isClosed) {
       const closed = !openedByUs || (await this.#waitForPortClosed());
       return { openedByUs, inspectorClosed: openedByUs && closed, note: 'the connection had closed (the target exited or closed its inspector)' };
@@ -251,6 +384,18 @@ export class TargetSession {
       if (Date.now() > deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+}
+
+/** The inspector answered for another process than the one meant: nothing of it was touched. */
+export class WrongProcessError extends AttachError {}
+
+/** The `State:` line of /proc/PID/status ("T (stopped)", "D (disk sleep)"), or undefined. */
+function processState(pid: number, procRoot: string): string | undefined {
+  try {
+    return /^State:\s*(.+)$/m.exec(readFileSync(`${procRoot}/${pid}/status`, 'utf8'))?.[1]?.trim();
+  } catch {
+    return undefined;
   }
 }
 
