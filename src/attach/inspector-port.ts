@@ -19,12 +19,16 @@ export interface InspectorEndpoint {
   /** We opened it with SIGUSR1, so we close it when done; otherwise it is left as it was found. */
   readonly openedByUs: boolean;
   readonly how: 'already-listening' | 'sigusr1' | 'explicit';
+  /** Opened with SIGUSR1 by an earlier leakhunt (this pid) that ended without closing it: ours to close. */
+  readonly leftoverOf?: number;
 }
 
 export interface LocateOptions {
   /** How long to wait for the port after SIGUSR1. */
   readonly timeoutMs: number;
   readonly procRoot?: string;
+  /** An inspector an earlier leakhunt opened on this target and did not close (target-lock.ts). */
+  readonly leftover?: { readonly port: number; readonly openedBy: number };
 }
 
 const POLL_MS = 50;
@@ -58,6 +62,11 @@ export async function locateInspector(preflight: Preflight, options: LocateOptio
   if (flags.inspectAtStart) {
     const found = await probe(before);
     if (found) return endpointOf(found, false, 'already-listening');
+  }
+  const leftover = options.leftover;
+  if (leftover) {
+    const found = await probe(before.filter((s) => s.port === leftover.port));
+    if (found) return { ...(await endpointOf(found, true, 'sigusr1')), leftoverOf: leftover.openedBy };
   }
   if (preflight.signal.refusal) throw new AttachError(`pid ${pid}: no inspector is listening, and leakhunt ${preflight.signal.refusal}`);
   const known = new Set(before.map((s) => s.inode));

@@ -63,7 +63,8 @@ export async function openTarget(options: OpenTargetOptions): Promise<OpenedTarg
 async function openSession(options: OpenTargetOptions, preflight: Preflight | undefined, explicit: boolean, lock: TargetLock | undefined): Promise<TargetSession> {
   const endpoint = explicit
     ? await explicitEndpoint({ ...options, timeoutMs: options.timeoutMs })
-    : await locateInspector(preflight!, { timeoutMs: options.timeoutMs });
+    : await locateInspector(preflight!, { timeoutMs: options.timeoutMs, ...(lock?.leftover ? { leftover: lock.leftover } : {}) });
+  if (endpoint.openedByUs) lock?.noteInspector(endpoint);
   options.onEndpoint?.(endpoint);
   const expectedPids = options.pid === undefined ? undefined : nsPidsOf(options.pid);
   try {

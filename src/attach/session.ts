@@ -321,7 +321,11 @@ export class TargetSession {
    * the normal path and an exit path: both get the same answer) and after the target is gone.
    */
   detach(): Promise<DetachReport> {
-    this.#detaching ??= this.#detach().finally(() => {
+    this.#detaching ??= this.#detach().then((report) => {
+      // Still listening: the record stays in the lock file, so the next leakhunt knows it is ours to close.
+      if (!report.openedByUs || report.inspectorClosed) this.#options.lock?.noteInspector(undefined);
+      return report;
+    }).finally(() => {
       this.#stopPidWatch();
       this.#options.lock?.release();
       this.#unregister();

@@ -6,11 +6,16 @@
 // the second attach fail with exit 4 naming the holder. Released by the session's detach, and through
 // open-resources.ts on every other way leakhunt ends.
 //
+// The lock also records an inspector its holder opened with SIGUSR1 and has not closed yet. A holder that
+// died without closing it (kill -9) leaves that record in its stale lock; the next leakhunt that takes
+// the lock over knows the inspector listening there was opened by leakhunt, not by the app, and closes
+// it when done (an inspector that was open before any leakhunt came still stays open).
+//
 // Taking over a stale lock: it is renamed to a name of our own first and checked to be the very file
 // we read (same inode), so two leakhunts that find the same stale lock at once cannot both delete it and
 // both create a new one: the second rename finds a different inode (or none) and starts over.
 
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, linkSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync, linkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AttachError } from '../errors.js';
@@ -25,10 +30,23 @@ export interface LockHolder {
   readonly command: string;
   /** ISO time the lock was taken. */
   readonly since: string;
+  /** An inspector a leakhunt opened with SIGUSR1 and has not closed (yet). */
+  readonly inspector?: LeftoverInspector;
+}
+
+/** An inspector a leakhunt that died had opened and not closed (from the stale lock taken over). */
+export interface LeftoverInspector {
+  readonly host: string;
+  readonly port: number;
+  /** The leakhunt pid that opened it. */
+  readonly openedBy: number;
 }
 
 export interface TargetLock {
   readonly file: string;
+  readonly leftover?: LeftoverInspector;
+  /** Records (or, undefined, clears) the inspector this leakhunt opened, for whoever finds the lock stale. */
+  noteInspector(inspector: { host: string; port: number } | undefined): void;
   /** Removes the lock file if it is still ours. Safe to call twice. */
   release(): void;
 }
@@ -101,6 +119,13 @@ function writeNew(file: string, holder: LockHolder): boolean {
   }
 }
 
+/** Replaces the lock's content whole (written aside, renamed over): a reader sees the old or the new. */
+function replaceWith(file: string, holder: LockHolder): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
 /** Renames the stale lock away if it is still the file we read; true when it is gone. */
 function removeStale(file: string, ino: number | undefined): boolean {
   const aside = `${file}.stale-${process.pid}`;
@@ -131,35 +156,49 @@ export function lockTarget(pid: number, options: LockOptions): TargetLock | unde
   const file = join(dir, `target-${start.bootId.slice(0, 8)}-${pid}-${start.startTicks}.lock`);
   const ownStart = readProcessStart(process.pid, procRoot)?.startTicks;
   const me: LockHolder = { pid: process.pid, ...(ownStart === undefined ? {} : { startTicks: ownStart }), command: options.command, since: new Date().toISOString() };
+  let leftover: LeftoverInspector | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (writeNew(file, me)) return heldLock(file, me);
+    if (writeNew(file, me)) return heldLock(file, me, leftover);
     const { holder, ino } = readHolder(file);
-    if (holder && holder.pid !== process.pid && holderAlive(holder, procRoot)) {
+    if (holder && holder.pid > 0 && holder.pid !== process.pid && holderAlive(holder, procRoot)) {
       throw new AttachError(
         `pid ${pid} is already being captured by leakhunt pid ${holder.pid} (since ${holder.since}: ${holder.command}); ` +
           'one capture at a time per process: wait for it to end, or stop it',
       );
     }
+    if (holder?.inspector) leftover = holder.inspector;
     removeStale(file, ino);
   }
   throw new AttachError(`cannot take the lock on pid ${pid} (${file}): it keeps changing hands`);
 }
 
-function heldLock(file: string, me: LockHolder): TargetLock {
+function heldLock(file: string, me: LockHolder, leftover: LeftoverInspector | undefined): TargetLock {
   let released = false;
+  let current = me;
+  const noteInspector = (inspector: { host: string; port: number } | undefined): void => {
+    if (released) return;
+    const { inspector: _old, ...rest } = current;
+    current = inspector ? { ...rest, inspector: { host: inspector.host, port: inspector.port, openedBy: process.pid } } : rest;
+    replaceWith(file, current);
+  };
   const release = (): void => {
     if (released) return;
     released = true;
     unregister();
     const { holder } = readHolder(file);
-    if (holder?.pid === me.pid && holder.since === me.since) {
-      try {
-        unlinkSync(file);
-      } catch {
-        // gone already
-      }
+    if (holder?.pid !== me.pid || holder.since !== me.since) return; // not ours any more
+    if (current.inspector) {
+      // An inspector we could not close: the lock stays as a record of it, held by nobody (pid 0 is never
+      // alive), so the next leakhunt takes it over and knows that inspector is leakhunt's to close.
+      replaceWith(file, { pid: 0, command: current.command, since: current.since, inspector: current.inspector });
+      return;
+    }
+    try {
+      unlinkSync(file);
+    } catch {
+      // gone already
     }
   };
   const unregister = holdOpen({ what: `the lock ${file}`, close: async () => release(), closeSync: release });
-  return { file, release };
+  return { file, ...(leftover ? { leftover } : {}), noteInspector, release };
 }

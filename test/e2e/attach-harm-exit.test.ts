@@ -146,3 +146,27 @@ test('the target exits the moment a snapshot lets it go: leakhunt ends in second
     }
   });
 });
+
+test('the target exits while watched over the inspector: watch ends in seconds saying so, the target exits 7', async (t: TestContext) => {
+  await withDir('leakhunt-harm-watch-', async (dir) => {
+    const marker = join(dir, 'exit-now');
+    const target = await startTarget({ code: EXIT_ON_MARKER, nodeArgs: ['--inspect-port=0'], env: { MARKER: marker }, warmupMs: 200 });
+    try {
+      const cli = spawnCli(['watch', String(target.pid), '--heap', '--every', '500ms', '--json'], { timeoutMs: 60_000 });
+      await cli.waitForStderr(/connected/, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      writeFileSync(marker, '');
+      const exitAsked = Date.now();
+      const r = await cli.done;
+      const endedMs = Date.now() - exitAsked;
+      t.diagnostic(`watch ended ${endedMs} ms after the target was told to exit`);
+      assert.ok(endedMs < END_WITHIN_MS, `watch took ${endedMs} ms to end; stderr:\n${r.stderr}`);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /pid \d+ exited/);
+      assert.match(r.stdout, /"type":"memory_summary"/);
+      assert.equal(await exitCodeOf(target, 2000), 7, `the target's own exit completed; its stderr:\n${target.stderr()}`);
+    } finally {
+      await target.stop();
+    }
+  });
+});

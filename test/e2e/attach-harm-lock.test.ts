@@ -85,6 +85,31 @@ test('a lock left by a leakhunt that died is taken over', async () => {
   }
 });
 
+test('an inspector left open by a leakhunt killed with -9 is closed by the next one (it was ours), not left open as "already listening"', async (t: TestContext) => {
+  const target = await startTarget({ code: IDLE, nodeArgs: ['--inspect-port=0'], warmupMs: 200 });
+  try {
+    const killed = spawnCli(['watch', String(target.pid), '--heap', '--every', '200ms', '--json']);
+    await killed.waitForStderr(/connected/, 20_000);
+    const port = target.listeningPorts();
+    assert.equal(port.length, 1);
+    killed.child.kill('SIGKILL'); // nothing of leakhunt runs after this
+    await killed.done;
+    assert.deepEqual(target.listeningPorts(), port, 'the inspector it opened is left open');
+    const started = Date.now();
+    const r = await runCli(['watch', String(target.pid), '--heap', '--every', '200ms', '--for', '600ms'], { env });
+    t.diagnostic(`the next watch ended ${Date.now() - started} ms after it started`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`the inspector on 127\\.0\\.0\\.1:${port[0]} was opened by leakhunt pid ${killed.child.pid}, which ended without closing it: it will be closed`));
+    assert.match(r.stderr, /inspector: closed/);
+    assert.deepEqual(target.listeningPorts(), [], 'closed');
+    assert.deepEqual(readdirSync(lockDir), [], 'no lock left');
+    await sleep(300);
+    assert.ok(target.alive());
+  } finally {
+    await target.stop();
+  }
+});
+
 const OWN_SIGUSR1 = `process.on('SIGUSR1', () => process.stderr.write('app: SIGUSR1\\n')); setInterval(() => {}, 100);`;
 
 test('a target with its own SIGUSR1 handler and --inspect-port=0: exit 4 saying the app handles SIGUSR1, no advice to add a flag it has', async (t: TestContext) => {

@@ -136,6 +136,28 @@ test('SIGHUP to attach while a snapshot is taken (a terminal that closed): exit 
   }
 });
 
+test('a target that stops answering (SIGSTOP) past --connect-timeout: exit 4 naming its state, the inspector closed once it runs again', async (t: TestContext) => {
+  const dir = mkdtempSync(join(tmpdir(), 'leakhunt-harm-stop-'));
+  try {
+    await withTarget(async (target) => {
+      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '1s', '--connect-timeout', '1s', '--out', join(dir, 'out'), '--json', '--progress']);
+      await cli.waitForStderr(/next snapshot \(2 of 2\) in/, 60_000);
+      process.kill(target.pid, 'SIGSTOP');
+      await sleep(2500);
+      process.kill(target.pid, 'SIGCONT');
+      const resumed = Date.now();
+      const r = await cli.done;
+      t.diagnostic(`leakhunt ended ${Date.now() - resumed} ms after the target was resumed (stopped for 2.5 s)`);
+      assert.equal(r.code, 4, r.stderr);
+      assert.match(r.stderr, /pid \d+ stopped answering: HeapProfiler\.\w+: no answer from the target within 1000 ms \(its state in \/proc: T \(stopped\)\)/);
+      assert.doesNotMatch(r.stderr, /internal error/);
+      await assertLeftAsFound(target, r.stderr);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 /** A program that opens a target as the CLI does, then fails with an error nothing catches. */
 const CRASH_AFTER_OPEN = `
 const [exitPaths, openTarget] = await Promise.all([import(process.env.EXIT_PATHS), import(process.env.OPEN_TARGET)]);

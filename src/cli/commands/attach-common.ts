@@ -121,7 +121,10 @@ export async function openWithPlan(
       const [head, ...rest] = planLines(p, work);
       printLines([`leakhunt: ${head}`, ...rest]);
     },
-    onEndpoint: (e) => (seen.endpoint = e),
+    onEndpoint: (e) => {
+      seen.endpoint = e;
+      if (e.leftoverOf !== undefined) printLines([`leakhunt: the inspector on ${e.host}:${e.port} was opened by leakhunt pid ${e.leftoverOf}, which ended without closing it: it will be closed`]);
+    },
     lockAs: ['leakhunt', ...process.argv.slice(2)].join(' '),
   });
 }
