@@ -9,22 +9,21 @@
 // A target that wants to exit is let go at once. A process that exits with a debugger attached waits
 // in its exit for that debugger to disconnect ("Waiting for the debugger to disconnect..."), and a
 // forced GC asked for just before never answers (V8 runs it as a task of the loop that has stopped):
-// both processes would wait for each other for good. So the session asks Node to tell it when the
-// target waits for debuggers to disconnect (`NodeRuntime.notifyWhenWaitingForDisconnect`; where Node
-// lacks it, `Runtime.executionContextDestroyed` of the main context), listens for `Inspector.detached`,
-// and watches the pid in /proc; on any of these it drops the connection at once, which fails every
-// command in flight and lets the target's exit go on. Every command has a deadline besides.
+// both processes would wait for each other for good. So the session watches for the signs of an exit
+// (exit-watch.ts) and drops the connection at once, which fails every command in flight and lets the
+// target's exit go on; `Inspector.detached` drops it too. Every command has a deadline besides.
 //
 // An open session is registered in open-resources.ts, so every way leakhunt ends detaches it.
 
 import { AttachError } from '../errors.js';
 import { readFileSync } from 'node:fs';
-import { CdpConnection, CommandTimeoutError, ConnectionClosedError, ProtocolError, type Deadline } from './cdp-connection.js';
+import { CdpConnection, CommandTimeoutError, ConnectionClosedError, type Deadline } from './cdp-connection.js';
+import { watchForExit } from './exit-watch.js';
 import { formatHostPort } from './inspector-http.js';
 import type { InspectorEndpoint } from './inspector-port.js';
 import { listeningSocketsOf } from './listening-sockets.js';
 import { holdOpen } from './open-resources.js';
-import { PROC_ROOT, processAlive } from './proc-status.js';
+import { PROC_ROOT } from './proc-status.js';
 import type { TargetLock } from './target-lock.js';
 
 export interface MemoryUsage {
@@ -94,8 +93,6 @@ const PURE_GROUP = 'leakhunt-pure';
 const PORT_CLOSE_WAIT_MS = 3000;
 /** How long the target gets to close the websocket itself after `_debugEnd()` was scheduled. */
 const TARGET_CLOSE_WAIT_MS = 3000;
-/** How often the pid is looked for in /proc while a session is open. */
-const PID_WATCH_MS = 250;
 const GIB = 1024 ** 3;
 /**
  * A forced GC has no progress events: its deadline scales with the heap (a full GC of a 1 GiB heap
@@ -121,7 +118,7 @@ export class TargetSession {
   #busy = false;
   #exiting: string | undefined;
   #detaching: Promise<DetachReport> | undefined;
-  #pidWatch: NodeJS.Timeout | undefined;
+  #stopExitWatch: () => void = () => {};
   #heapBytes: number;
   readonly #unregister: () => void;
 
@@ -161,7 +158,12 @@ export class TargetSession {
       throw new WrongProcessError(`the inspector at ${where} belongs to pid ${info.pid}, not pid ${expected[0]}: not attaching to the wrong process`);
     }
     const session = new TargetSession(endpoint, conn, info, options);
-    await session.#watchForExit();
+    conn.on('Inspector.detached', () => conn.abandon(`pid ${info.pid}: its inspector detached this session`));
+    session.#stopExitWatch = await watchForExit(conn, {
+      ...(options.localPid === undefined ? {} : { pid: options.localPid }),
+      ...(options.procRoot === undefined ? {} : { procRoot: options.procRoot }),
+      timeoutMs: options.timeoutMs,
+    }, (why) => session.#targetExiting(why));
     return session;
   }
 
@@ -170,48 +172,10 @@ export class TargetSession {
     return this.#exiting;
   }
 
-  async #watchForExit(): Promise<void> {
-    const conn = this.#conn;
-    const exiting = (why: string) => () => this.#targetExiting(why);
-    conn.on('NodeRuntime.waitingForDisconnect', exiting('it is exiting and waits for debuggers to disconnect'));
-    conn.on('Inspector.detached', () => conn.abandon(`pid ${this.info.pid}: its inspector detached this session`));
-    conn.onClose(() => this.#stopPidWatch());
-    const pid = this.#options.localPid;
-    if (pid !== undefined) {
-      const procRoot = this.#options.procRoot ?? PROC_ROOT;
-      this.#pidWatch = setInterval(() => {
-        if (!processAlive(pid, procRoot)) this.#targetExiting(`pid ${pid} is gone`);
-      }, PID_WATCH_MS);
-      this.#pidWatch.unref();
-    }
-    try {
-      await conn.send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true }, this.#options.timeoutMs);
-    } catch (err) {
-      if (!(err instanceof ProtocolError)) return; // closed or silent: the pid watch and the deadlines remain
-      // A Node without the notification: its exit destroys the main context instead.
-      const mainContexts = new Set<unknown>();
-      conn.on('Runtime.executionContextCreated', (p) => {
-        const context = p.context as { id?: unknown; auxData?: { isDefault?: boolean } } | undefined;
-        if (context?.auxData?.isDefault) mainContexts.add(context.id);
-      });
-      conn.on('Runtime.executionContextDestroyed', (p) => {
-        if (mainContexts.has(p.executionContextId)) this.#targetExiting('its main context was destroyed (it is exiting)');
-      });
-      conn.on('Runtime.executionContextsCleared', exiting('its contexts were cleared (it is exiting)'));
-      await conn.send('Runtime.enable', {}, this.#options.timeoutMs).catch(() => {});
-    }
-  }
-
   #targetExiting(why: string): void {
     if (this.#conn.isClosed) return;
     this.#exiting = why;
-    this.#stopPidWatch();
     this.#conn.abandon(`pid ${this.info.pid}: ${why}`);
-  }
-
-  #stopPidWatch(): void {
-    if (this.#pidWatch) clearInterval(this.#pidWatch);
-    this.#pidWatch = undefined;
   }
 
   /** A GC or snapshot is running: the target is paused and would answer nothing else until it ends. */
@@ -326,7 +290,7 @@ export class TargetSession {
       if (!report.openedByUs || report.inspectorClosed) this.#options.lock?.noteInspector(undefined);
       return report;
     }).finally(() => {
-      this.#stopPidWatch();
+      this.#stopExitWatch();
       this.#options.lock?.release();
       this.#unregister();
     });
