@@ -76,7 +76,8 @@ async function openSession(options: OpenTargetOptions, preflight: Preflight | un
     });
   } catch (err) {
     if (endpoint.openedByUs && err instanceof AttachError && !(err instanceof WrongProcessError)) {
-      throw new AttachError(`${err.message}; the inspector leakhunt opened stays open on ${formatHostPort(endpoint.host, endpoint.port)} until the process exits`);
+      const until = lock ? 'until the next leakhunt on this process closes it (the lock file records it)' : 'until the process exits';
+      throw new AttachError(`${err.message}; the inspector leakhunt opened stays open on ${formatHostPort(endpoint.host, endpoint.port)} ${until}`);
     }
     throw err;
   }
