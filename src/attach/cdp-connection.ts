@@ -1,7 +1,10 @@
-// A Chrome DevTools Protocol connection over one websocket: commands with ids and timeouts, events
+// A Chrome DevTools Protocol connection over one websocket: commands with ids and deadlines, events
 // handed to their listener synchronously inside the websocket's message callback (so a heap snapshot
 // chunk is written before the next frame is even parsed: no queue of chunks builds up here), and a
-// close that says whether the other side went away. Built on `ws` (the websocket of
+// close that says whether the other side went away. Every command has a deadline: a fixed one, or one
+// that moves with the target's progress (a heap snapshot streams for as long as the heap needs; a
+// target that sent nothing for `stallMs` is stuck). `abandon` drops the connection at once, failing
+// every command in flight (a target that wants to exit must not wait for us). Built on `ws` (the websocket of
 // chrome-remote-interface, resolved through it so that we depend on nothing new).
 
 import { createRequire } from 'node:module';
@@ -28,6 +31,15 @@ function loadWs(): WsConstructor {
 /** The connection closed (the target exited, or closed its inspector) before the answer came. */
 export class ConnectionClosedError extends Error {}
 
+/** The connection was dropped on purpose because the target is exiting (see session.ts). */
+export class TargetExitingError extends ConnectionClosedError {}
+
+/** No answer within the deadline (or, for a progress deadline, nothing at all from the target for that long). */
+export class CommandTimeoutError extends Error {}
+
+/** A fixed deadline in ms, or one that runs from the last message the target sent. */
+export type Deadline = number | { readonly stallMs: number };
+
 /** The target answered a command with a protocol error. */
 export class ProtocolError extends Error {}
 
@@ -51,6 +63,7 @@ export class CdpConnection {
   readonly #closed: Promise<number>;
   #nextId = 1;
   #isClosed = false;
+  #lastMessageAt = Date.now();
 
   private constructor(url: string, ws: WsClient) {
     this.url = url;
@@ -58,13 +71,7 @@ export class CdpConnection {
     ws.on('message', (data) => this.#onMessage(data));
     this.#closed = new Promise((resolve) => {
       ws.on('close', (code) => {
-        this.#isClosed = true;
-        for (const p of this.#pending.values()) {
-          if (p.timer) clearTimeout(p.timer);
-          p.reject(new ConnectionClosedError(`the inspector connection closed during ${p.method}`));
-        }
-        this.#pending.clear();
-        for (const l of this.#closeListeners) l(code);
+        this.#markClosed(code, (method) => new ConnectionClosedError(`the inspector connection closed during ${method}`));
         resolve(code);
       });
     });
@@ -99,31 +106,74 @@ export class CdpConnection {
     this.#closeListeners.push(listener);
   }
 
-  send(method: string, params: Record<string, unknown> = {}, timeoutMs?: number): Promise<Record<string, unknown>> {
+  /** When the target last sent anything (an answer, an event, a snapshot chunk). */
+  get lastMessageAt(): number {
+    return this.#lastMessageAt;
+  }
+
+  send(method: string, params: Record<string, unknown>, deadline: Deadline): Promise<Record<string, unknown>> {
     if (this.#isClosed || this.#ws.readyState !== OPEN) {
       return Promise.reject(new ConnectionClosedError(`the inspector connection is closed (${method})`));
     }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      const timer = timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            this.#pending.delete(id);
-            reject(new Error(`${method}: no answer from the target within ${timeoutMs} ms`));
-          }, timeoutMs);
-      this.#pending.set(id, { method, resolve, reject, ...(timer ? { timer } : {}) });
-      this.#ws.send(JSON.stringify({ id, method, params }), (err) => {
-        if (!err) return;
-        if (timer) clearTimeout(timer);
+      const fail = (err: Error): void => {
+        const p = this.#pending.get(id);
+        if (p?.timer) clearTimeout(p.timer);
         this.#pending.delete(id);
-        reject(new ConnectionClosedError(`${method}: ${err.message}`));
+        reject(err);
+      };
+      const arm = (ms: number): NodeJS.Timeout => setTimeout(() => {
+        if (typeof deadline === 'number') {
+          fail(new CommandTimeoutError(`${method}: no answer from the target within ${deadline} ms`));
+          return;
+        }
+        const quietMs = Date.now() - Math.max(this.#lastMessageAt, startedAt);
+        if (quietMs >= deadline.stallMs) {
+          fail(new CommandTimeoutError(`${method}: the target sent nothing for ${Math.round(quietMs / 1000)} s (no progress, no data): it is stuck`));
+          return;
+        }
+        const p = this.#pending.get(id);
+        if (p) this.#pending.set(id, { ...p, timer: arm(deadline.stallMs - quietMs) });
+      }, ms);
+      const startedAt = Date.now();
+      const timer = arm(typeof deadline === 'number' ? deadline : deadline.stallMs);
+      this.#pending.set(id, { method, resolve, reject, timer });
+      this.#ws.send(JSON.stringify({ id, method, params }), (err) => {
+        if (err) fail(new ConnectionClosedError(`${method}: ${err.message}`));
       });
     });
   }
 
+  /**
+   * Drops the connection now: every command in flight fails with TargetExitingError, close listeners
+   * run, and the websocket is closed (forced shut after `timeoutMs`). For a target on its way out.
+   */
+  abandon(why: string, timeoutMs = 500): void {
+    if (this.#isClosed) return;
+    this.#markClosed(1001, (method) => new TargetExitingError(`${why} (during ${method})`));
+    this.#ws.close();
+    setTimeout(() => this.#ws.terminate(), timeoutMs).unref();
+  }
+
+  #markClosed(code: number, errorFor: (method: string) => Error): void {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    for (const p of this.#pending.values()) {
+      if (p.timer) clearTimeout(p.timer);
+      p.reject(errorFor(p.method));
+    }
+    this.#pending.clear();
+    for (const l of this.#closeListeners) l(code);
+  }
+
   /** Closes the websocket; forces it shut if the other side does not answer within `timeoutMs`. */
   async close(timeoutMs = 1000): Promise<void> {
-    if (this.#isClosed) return;
+    if (this.#isClosed) {
+      // abandoned: the websocket may still be closing; it is forced shut by then
+      await Promise.race([this.#closed, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+      return;
+    }
     this.#ws.close();
     const timer = setTimeout(() => this.#ws.terminate(), timeoutMs);
     await this.#closed;
@@ -131,6 +181,8 @@ export class CdpConnection {
   }
 
   #onMessage(data: Buffer | string): void {
+    if (this.#isClosed) return; // abandoned: nothing more is read
+    this.#lastMessageAt = Date.now();
     let msg: { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message?: string } };
     try {
       msg = JSON.parse(typeof data === 'string' ? data : data.toString('utf8'));

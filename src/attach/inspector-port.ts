@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { AttachError } from '../errors.js';
 import { formatHostPort, isInspector, listTarget, rebaseWebSocketUrl } from './inspector-http.js';
 import { connectAddress, listeningSocketsOf, portHolders, type ListeningSocket } from './listening-sockets.js';
-import type { Preflight } from './preflight.js';
+import { startAdvice, type Preflight } from './preflight.js';
 import { PROC_ROOT } from './proc-status.js';
 
 export interface InspectorEndpoint {
@@ -19,12 +19,16 @@ export interface InspectorEndpoint {
   /** We opened it with SIGUSR1, so we close it when done; otherwise it is left as it was found. */
   readonly openedByUs: boolean;
   readonly how: 'already-listening' | 'sigusr1' | 'explicit';
+  /** Opened with SIGUSR1 by an earlier leakhunt (this pid) that ended without closing it: ours to close. */
+  readonly leftoverOf?: number;
 }
 
 export interface LocateOptions {
   /** How long to wait for the port after SIGUSR1. */
   readonly timeoutMs: number;
   readonly procRoot?: string;
+  /** An inspector an earlier leakhunt opened on this target and did not close (target-lock.ts). */
+  readonly leftover?: { readonly port: number; readonly openedBy: number };
 }
 
 const POLL_MS = 50;
@@ -58,6 +62,11 @@ export async function locateInspector(preflight: Preflight, options: LocateOptio
   if (flags.inspectAtStart) {
     const found = await probe(before);
     if (found) return endpointOf(found, false, 'already-listening');
+  }
+  const leftover = options.leftover;
+  if (leftover) {
+    const found = await probe(before.filter((s) => s.port === leftover.port));
+    if (found) return { ...(await endpointOf(found, true, 'sigusr1')), leftoverOf: leftover.openedBy };
   }
   if (preflight.signal.refusal) throw new AttachError(`pid ${pid}: no inspector is listening, and leakhunt ${preflight.signal.refusal}`);
   const known = new Set(before.map((s) => s.inode));
@@ -96,7 +105,14 @@ function noPortMessage(preflight: Preflight, timeoutMs: number, procRoot: string
         'Free the port, or start the target with --inspect-port=0, or attach with --port to an inspector you opened';
     }
   }
-  return `${head} (expected on ${where}); if it is busy, try again, or start it with --inspect-port=0`;
+  // SIGUSR1 was caught (the preflight saw SigCgt), no port opened, and none is held by another process:
+  // what catches it is not Node's inspector starter. Node installs that handler at start; an app's own
+  // process.on('SIGUSR1') replaces it, and from then on the signal reaches the app and opens nothing.
+  const seen = preflight.inspectorOptions.length > 0 ? `started with ${preflight.inspectorOptions.join(' ')}` : 'started without inspector options';
+  const at = flags.port === 0 ? `a random port of ${flags.host}` : where;
+  return `${head} (${seen}; Node would have opened it on ${at}). The process catches SIGUSR1 but no inspector came of it: ` +
+    `the app most likely handles SIGUSR1 itself (its process.on('SIGUSR1') replaces Node's inspector start), so SIGUSR1 cannot open one. ` +
+    `Instead: ${startAdvice(preflight.inspectorOptions)}`;
 }
 
 export interface ExplicitEndpointOptions {

@@ -7,7 +7,8 @@ import { formatHostPort } from './inspector-http.js';
 import { explicitEndpoint, locateInspector, type InspectorEndpoint } from './inspector-port.js';
 import { assertAttachable, runPreflight, type Preflight } from './preflight.js';
 import { readProcStatus } from './proc-status.js';
-import { TargetSession } from './session.js';
+import { TargetSession, WrongProcessError } from './session.js';
+import { lockTarget, type TargetLock } from './target-lock.js';
 
 export interface TargetAddress {
   readonly pid?: number;
@@ -22,6 +23,13 @@ export interface OpenTargetOptions extends TargetAddress {
   /** Called with the preflight before any signal is sent (the CLI prints the plan). */
   readonly onPreflight?: (preflight: Preflight) => void;
   readonly onEndpoint?: (endpoint: InspectorEndpoint) => void;
+  /**
+   * With a pid: take the per-target lock (target-lock.ts) before any signal, naming this command line
+   * as the holder; released by the session's detach. Omitted: no lock (tests of the session alone).
+   */
+  readonly lockAs?: string;
+  /** Where the lock files live (default: target-lock.ts's runtime directory). */
+  readonly lockDir?: string;
 }
 
 export interface OpenedTarget {
@@ -41,21 +49,35 @@ export async function openTarget(options: OpenTargetOptions): Promise<OpenedTarg
     options.onPreflight?.(preflight);
     assertAttachable(preflight);
   }
+  const lock = options.pid !== undefined && options.lockAs !== undefined
+    ? lockTarget(options.pid, { command: options.lockAs, ...(options.lockDir === undefined ? {} : { runtimeDir: options.lockDir }) })
+    : undefined;
+  try {
+    return { ...(preflight ? { preflight } : {}), session: await openSession(options, preflight, explicit, lock) };
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+async function openSession(options: OpenTargetOptions, preflight: Preflight | undefined, explicit: boolean, lock: TargetLock | undefined): Promise<TargetSession> {
   const endpoint = explicit
     ? await explicitEndpoint({ ...options, timeoutMs: options.timeoutMs })
-    : await locateInspector(preflight!, { timeoutMs: options.timeoutMs });
+    : await locateInspector(preflight!, { timeoutMs: options.timeoutMs, ...(lock?.leftover ? { leftover: lock.leftover } : {}) });
+  if (endpoint.openedByUs) lock?.noteInspector(endpoint);
   options.onEndpoint?.(endpoint);
   const expectedPids = options.pid === undefined ? undefined : nsPidsOf(options.pid);
   try {
-    const session = await TargetSession.open(endpoint, {
+    return await TargetSession.open(endpoint, {
       ...(expectedPids ? { expectedPids } : {}),
       ...(options.pid === undefined ? {} : { localPid: options.pid }),
       timeoutMs: options.timeoutMs,
+      ...(lock ? { lock } : {}),
     });
-    return { ...(preflight ? { preflight } : {}), session };
   } catch (err) {
-    if (endpoint.openedByUs && err instanceof AttachError && !/belongs to pid/.test(err.message)) {
-      throw new AttachError(`${err.message}; the inspector leakhunt opened stays open on ${formatHostPort(endpoint.host, endpoint.port)} until the process exits`);
+    if (endpoint.openedByUs && err instanceof AttachError && !(err instanceof WrongProcessError)) {
+      const until = lock ? 'until the next leakhunt on this process closes it (the lock file records it)' : 'until the process exits';
+      throw new AttachError(`${err.message}; the inspector leakhunt opened stays open on ${formatHostPort(endpoint.host, endpoint.port)} ${until}`);
     }
     throw err;
   }

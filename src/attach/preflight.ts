@@ -7,7 +7,7 @@
 import { AttachError } from '../errors.js';
 import { listeningSocketsOf, type ListeningSocket } from './listening-sockets.js';
 import { readMemoryRoom, type MemoryRoom } from './memory-limits.js';
-import { parseInspectorFlags, type InspectorFlags } from './node-flags.js';
+import { nodeOptionsOf, parseInspectorFlags, type InspectorFlags } from './node-flags.js';
 import {
   looksLikeNode, PROC_ROOT, readCmdline, readEnvironVar, readExe, readNetNamespace, readProcStatus,
   readThreadStatuses, SIGUSR1_MASK, type ProcStatus,
@@ -30,6 +30,8 @@ export interface Preflight {
   readonly isNode: boolean;
   readonly uid: { readonly ours: number; readonly target: number };
   readonly flags: InspectorFlags;
+  /** The inspector options it was started with, as written (NODE_OPTIONS first, then argv), e.g. `--inspect-port=0`. */
+  readonly inspectorOptions: readonly string[];
   readonly signal: SignalFacts;
   /** TCP sockets the process itself listens on now. */
   readonly listening: readonly ListeningSocket[];
@@ -50,7 +52,36 @@ export interface PreflightOptions {
   readonly cgroupRoot?: string;
 }
 
-export function describeSignal(status: ProcStatus, threads: readonly ProcStatus[], flags: InspectorFlags): SignalFacts {
+const INSPECTOR_OPTION = /^--(inspect(-brk|-wait|-port|-publish-uid)?|debug-port|disable-sigusr1)(=|$)/;
+const TAKES_PORT = new Set(['--inspect-port', '--debug-port']);
+
+/** The inspector-related options among NODE_OPTIONS and argv's node options, a separate value joined with `=`. */
+export function inspectorOptionsOf(argv: readonly string[], nodeOptionsEnv: string | undefined): string[] {
+  const options = [...(nodeOptionsEnv?.split(/\s+/).filter(Boolean) ?? []), ...nodeOptionsOf(argv)];
+  const out: string[] = [];
+  for (let i = 0; i < options.length; i++) {
+    const opt = options[i]!;
+    if (!INSPECTOR_OPTION.test(opt)) continue;
+    out.push(TAKES_PORT.has(opt) && i + 1 < options.length ? `${opt}=${options[++i]!}` : opt);
+  }
+  return out;
+}
+
+/** True when a port for the inspector was chosen at start (`--inspect-port`, `--inspect=HOST:PORT`, ...). */
+export function portChosen(inspectorOptions: readonly string[]): boolean {
+  return inspectorOptions.some((o) => /^--(inspect(-brk|-wait|-port)?|debug-port)=/.test(o));
+}
+
+/** What to do instead of SIGUSR1, from the options seen: never suggest one the target already has. */
+export function startAdvice(inspectorOptions: readonly string[]): string {
+  const seen = inspectorOptions.filter((o) => !o.startsWith('--disable-sigusr1'));
+  const start = portChosen(seen)
+    ? `start it with --inspect (it already has ${seen.join(' ')}, which only says where SIGUSR1 would open it)`
+    : 'start it with --inspect-port=0 --inspect (a random port, open from the start)';
+  return `${start}, or have it call inspector.open() itself, then attach (an inspector that was open before leakhunt came stays open); or attach with --port to an inspector it already has open`;
+}
+
+export function describeSignal(status: ProcStatus, threads: readonly ProcStatus[], flags: InspectorFlags, inspectorOptions: readonly string[] = []): SignalFacts {
   const caught = (status.sigCgt & SIGUSR1_MASK) !== 0n;
   const ignored = (status.sigIgn & SIGUSR1_MASK) !== 0n;
   const blockedInEveryThread = threads.length > 0 && threads.every((t) => (t.sigBlk & SIGUSR1_MASK) !== 0n);
@@ -63,7 +94,7 @@ export function describeSignal(status: ProcStatus, threads: readonly ProcStatus[
         : blockedInEveryThread
           ? 'every thread blocks SIGUSR1, so the signal would wait forever (--disable-sigusr1, or Node is still starting: try again in a second)'
           : 'SIGUSR1 is not caught (SigCgt lacks 0x200), and an uncaught SIGUSR1 kills the process';
-    refusal = `will not send SIGUSR1: ${why}; start it with --inspect-port=0 (or --inspect) and attach, or use --port`;
+    refusal = `will not send SIGUSR1: ${why}; ${startAdvice(inspectorOptions)}`;
   }
   return { caught, ignored, blockedInEveryThread, ...(refusal === undefined ? {} : { refusal }) };
 }
@@ -86,7 +117,9 @@ export function runPreflight(pid: number, options: PreflightOptions = {}): Prefl
   const exe = readExe(pid, procRoot);
   const argv = readCmdline(pid, procRoot);
   const isNode = looksLikeNode(exe, argv);
-  const flags = parseInspectorFlags(argv, readEnvironVar(pid, 'NODE_OPTIONS', procRoot));
+  const nodeOptionsEnv = readEnvironVar(pid, 'NODE_OPTIONS', procRoot);
+  const flags = parseInspectorFlags(argv, nodeOptionsEnv);
+  const inspectorOptions = inspectorOptionsOf(argv, nodeOptionsEnv);
   if (!options.observeOnly && !isNode) {
     refusals.push(`pid ${pid} is not node (${exe ?? argv[0] ?? 'unknown executable'}): leakhunt only attaches to Node.js processes`);
   }
@@ -103,7 +136,8 @@ export function runPreflight(pid: number, options: PreflightOptions = {}): Prefl
     isNode,
     uid: { ours, target },
     flags,
-    signal: describeSignal(status, readThreadStatuses(pid, procRoot), flags),
+    inspectorOptions,
+    signal: describeSignal(status, readThreadStatuses(pid, procRoot), flags, inspectorOptions),
     listening: listeningSocketsOf(pid, procRoot),
     rssBytes: status.rssBytes,
     memory: readMemoryRoom(pid, procRoot, options.cgroupRoot),

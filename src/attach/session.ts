@@ -5,13 +5,26 @@
 //
 // Only self-contained expressions are evaluated in the target. Nothing is scheduled there that can
 // throw later (`require` is gone once an evaluate returns; the deferred close guards every step).
+//
+// A target that wants to exit is let go at once. A process that exits with a debugger attached waits
+// in its exit for that debugger to disconnect ("Waiting for the debugger to disconnect..."), and a
+// forced GC asked for just before never answers (V8 runs it as a task of the loop that has stopped):
+// both processes would wait for each other for good. So the session watches for the signs of an exit
+// (exit-watch.ts) and drops the connection at once, which fails every command in flight and lets the
+// target's exit go on; `Inspector.detached` drops it too. Every command has a deadline besides.
+//
+// An open session is registered in open-resources.ts, so every way leakhunt ends detaches it.
 
 import { AttachError } from '../errors.js';
-import { CdpConnection, ConnectionClosedError } from './cdp-connection.js';
+import { readFileSync } from 'node:fs';
+import { CdpConnection, CommandTimeoutError, ConnectionClosedError, type Deadline } from './cdp-connection.js';
+import { watchForExit } from './exit-watch.js';
 import { formatHostPort } from './inspector-http.js';
 import type { InspectorEndpoint } from './inspector-port.js';
 import { listeningSocketsOf } from './listening-sockets.js';
+import { holdOpen } from './open-resources.js';
 import { PROC_ROOT } from './proc-status.js';
+import type { TargetLock } from './target-lock.js';
 
 export interface MemoryUsage {
   readonly rss: number;
@@ -33,6 +46,8 @@ export interface DetachReport {
   readonly inspectorClosed: boolean;
   /** What happened, for the report ("closed", "left open as found", "target exited"). */
   readonly note: string;
+  /** Set when the target was on its way out and the connection was dropped for it (why we think so). */
+  readonly targetExiting?: string;
 }
 
 /** A value as the target's inspector describes it (`Runtime.RemoteObject`, the fields we read). */
@@ -55,6 +70,8 @@ export interface SessionOptions {
   readonly localPid?: number;
   readonly timeoutMs: number;
   readonly procRoot?: string;
+  /** The lock on the target (target-lock.ts), released once the session is detached. */
+  readonly lock?: TargetLock;
 }
 
 const INFO_EXPRESSION = '({ pid: process.pid, nodeVersion: process.version, memoryUsage: process.memoryUsage() })';
@@ -76,6 +93,22 @@ const PURE_GROUP = 'leakhunt-pure';
 const PORT_CLOSE_WAIT_MS = 3000;
 /** How long the target gets to close the websocket itself after `_debugEnd()` was scheduled. */
 const TARGET_CLOSE_WAIT_MS = 3000;
+const GIB = 1024 ** 3;
+/**
+ * A forced GC has no progress events: its deadline scales with the heap (a full GC of a 1 GiB heap
+ * takes seconds; 30 s a GiB leaves a wide margin), and is never under 30 s.
+ */
+export function gcDeadlineMs(heapBytes: number): number {
+  return Math.max(30_000, Math.ceil((heapBytes / GIB) * 30_000));
+}
+/**
+ * A heap snapshot reports progress while it is generated and then streams chunks; its deadline is the
+ * longest silence: nothing from the target for this long means it is stuck. V8's own GCs before the
+ * snapshot and its distance pass send nothing, and grow with the heap.
+ */
+export function snapshotStallMs(heapBytes: number): number {
+  return Math.max(30_000, Math.ceil((heapBytes / GIB) * 30_000));
+}
 
 export class TargetSession {
   readonly endpoint: InspectorEndpoint;
@@ -83,12 +116,24 @@ export class TargetSession {
   readonly #conn: CdpConnection;
   readonly #options: SessionOptions;
   #busy = false;
+  #exiting: string | undefined;
+  #detaching: Promise<DetachReport> | undefined;
+  #stopExitWatch: () => void = () => {};
+  #heapBytes: number;
+  readonly #unregister: () => void;
 
   private constructor(endpoint: InspectorEndpoint, conn: CdpConnection, info: TargetInfo, options: SessionOptions) {
     this.endpoint = endpoint;
     this.#conn = conn;
     this.info = info;
     this.#options = options;
+    this.#heapBytes = info.memoryUsage?.heapTotal ?? 0;
+    this.#unregister = holdOpen({
+      what: `the inspector session with pid ${info.pid} on ${formatHostPort(endpoint.host, endpoint.port)}`,
+      close: async () => {
+        await this.detach();
+      },
+    });
   }
 
   /** Connects and checks `process.pid`; a process other than the one meant is left alone. */
@@ -110,9 +155,27 @@ export class TargetSession {
     const expected = options.expectedPids;
     if (expected && expected.length > 0 && !expected.includes(info.pid)) {
       await conn.close(); // not ours: touch nothing else
-      throw new AttachError(`the inspector at ${where} belongs to pid ${info.pid}, not pid ${expected[0]}: not attaching to the wrong process`);
+      throw new WrongProcessError(`the inspector at ${where} belongs to pid ${info.pid}, not pid ${expected[0]}: not attaching to the wrong process`);
     }
-    return new TargetSession(endpoint, conn, info, options);
+    const session = new TargetSession(endpoint, conn, info, options);
+    conn.on('Inspector.detached', () => conn.abandon(`pid ${info.pid}: its inspector detached this session`));
+    session.#stopExitWatch = await watchForExit(conn, {
+      ...(options.localPid === undefined ? {} : { pid: options.localPid }),
+      ...(options.procRoot === undefined ? {} : { procRoot: options.procRoot }),
+      timeoutMs: options.timeoutMs,
+    }, (why) => session.#targetExiting(why));
+    return session;
+  }
+
+  /** Why the target is taken to be exiting (the connection was dropped for it), or undefined. */
+  get exiting(): string | undefined {
+    return this.#exiting;
+  }
+
+  #targetExiting(why: string): void {
+    if (this.#conn.isClosed) return;
+    this.#exiting = why;
+    this.#conn.abandon(`pid ${this.info.pid}: ${why}`);
   }
 
   /** A GC or snapshot is running: the target is paused and would answer nothing else until it ends. */
@@ -130,7 +193,9 @@ export class TargetSession {
   }
 
   async memoryUsage(timeoutMs = this.#options.timeoutMs): Promise<MemoryUsage> {
-    return (await evaluate(this.#conn, MEMORY_EXPRESSION, timeoutMs)) as MemoryUsage;
+    const usage = (await evaluate(this.#conn, MEMORY_EXPRESSION, timeoutMs)) as MemoryUsage;
+    this.#heapBytes = Math.max(this.#heapBytes, usage.heapTotal ?? 0);
+    return usage;
   }
 
   /**
@@ -167,12 +232,23 @@ export class TargetSession {
     return { value: rest };
   }
 
+  /** A command whose missed deadline is the target's state, said as such (exit 4), not our bug. */
+  async #send(method: string, params: Record<string, unknown>, deadline: Deadline): Promise<Record<string, unknown>> {
+    try {
+      return await this.#conn.send(method, params, deadline);
+    } catch (err) {
+      if (!(err instanceof CommandTimeoutError)) throw err;
+      const state = this.#options.localPid === undefined ? undefined : processState(this.#options.localPid, this.#options.procRoot ?? PROC_ROOT);
+      throw new AttachError(`pid ${this.info.pid} stopped answering: ${err.message}${state ? ` (its state in /proc: ${state})` : ''}`);
+    }
+  }
+
   /** A full, forced GC (`HeapProfiler.collectGarbage`); the target is paused while it runs. */
   async collectGarbage(): Promise<void> {
     this.#busy = true;
     try {
-      await this.#conn.send('HeapProfiler.enable');
-      await this.#conn.send('HeapProfiler.collectGarbage');
+      await this.#send('HeapProfiler.enable', {}, this.#options.timeoutMs);
+      await this.#send('HeapProfiler.collectGarbage', {}, gcDeadlineMs(this.#heapBytes));
     } finally {
       this.#busy = false;
     }
@@ -194,7 +270,8 @@ export class TargetSession {
         }
       });
       this.#conn.on('HeapProfiler.reportHeapSnapshotProgress', (p) => onProgress(Number(p.done), Number(p.total)));
-      await this.#conn.send('HeapProfiler.takeHeapSnapshot', { reportProgress: true, captureNumericValue: false });
+      const deadline: Deadline = { stallMs: snapshotStallMs(this.#heapBytes) };
+      await this.#send('HeapProfiler.takeHeapSnapshot', { reportProgress: true, captureNumericValue: false }, deadline);
       if (sinkError !== undefined) throw sinkError;
     } finally {
       this.#conn.on('HeapProfiler.addHeapSnapshotChunk', undefined);
@@ -203,9 +280,33 @@ export class TargetSession {
     }
   }
 
-  /** Leaves the target as it was found. Safe to call twice and after the target is gone. */
-  async detach(): Promise<DetachReport> {
+  /**
+   * Leaves the target as it was found, then releases the lock. Safe to call twice (and at once from
+   * the normal path and an exit path: both get the same answer) and after the target is gone.
+   */
+  detach(): Promise<DetachReport> {
+    this.#detaching ??= this.#detach().then((report) => {
+      // Still listening: the record stays in the lock file, so the next leakhunt knows it is ours to close.
+      if (!report.openedByUs || report.inspectorClosed) this.#options.lock?.noteInspector(undefined);
+      return report;
+    }).finally(() => {
+      this.#stopExitWatch();
+      this.#options.lock?.release();
+      this.#unregister();
+    });
+    return this.#detaching;
+  }
+
+  async #detach(): Promise<DetachReport> {
     const openedByUs = this.endpoint.openedByUs;
+    if (this.#exiting !== undefined) {
+      await this.#conn.close(500);
+      const closed = openedByUs && (await this.#waitForPortClosed());
+      return {
+        openedByUs, inspectorClosed: closed, targetExiting: this.#exiting,
+        note: `disconnected at once so that its exit could go on (${this.#exiting})`,
+      };
+    }
     if (this.#conn.isClosed) {
       const closed = !openedByUs || (await this.#waitForPortClosed());
       return { openedByUs, inspectorClosed: openedByUs && closed, note: 'the connection had closed (the target exited or closed its inspector)' };
@@ -251,6 +352,18 @@ export class TargetSession {
       if (Date.now() > deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+}
+
+/** The inspector answered for another process than the one meant: nothing of it was touched. */
+export class WrongProcessError extends AttachError {}
+
+/** The `State:` line of /proc/PID/status ("T (stopped)", "D (disk sleep)"), or undefined. */
+function processState(pid: number, procRoot: string): string | undefined {
+  try {
+    return /^State:\s*(.+)$/m.exec(readFileSync(`${procRoot}/${pid}/status`, 'utf8'))?.[1]?.trim();
+  } catch {
+    return undefined;
   }
 }
 

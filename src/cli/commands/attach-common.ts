@@ -1,11 +1,13 @@
 // What attach, snapshot and watch --heap share on the command line: the target flags (pid, --port,
 // --host, --ws, --connect-timeout), the plan on stderr, the headroom check with --force, and Ctrl-C /
 // SIGTERM / SIGHUP: the first one stops the work and lets the detach run (target alive, inspector
-// closed, partial file removed); a second one leaves at once and says what may be left behind.
+// closed, partial file removed); a second one closes what is open at once (open-resources.ts, each
+// close bounded) and leaves, saying what may be left behind; a third leaves without waiting.
 
 import type { Command } from 'commander';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
 import { openTarget, type OpenedTarget, type TargetAddress } from '../../attach/open-target.js';
+import { closeAllOpen, openResources } from '../../attach/open-resources.js';
 import type { Preflight } from '../../attach/preflight.js';
 import { checkHeadroom, estimateSnapshot, type HeadroomCheck, type SnapshotEstimate } from '../../attach/snapshot-cost.js';
 import type { TargetSession } from '../../attach/session.js';
@@ -60,6 +62,8 @@ export function printLines(lines: readonly string[]): void {
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** How long a second signal waits for each open thing to close before leaving. */
+const SECOND_SIGNAL_CLOSE_MS = 1500;
 /** 128 + the signal number, as a shell reports a process killed by it. */
 const EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
@@ -76,6 +80,7 @@ export interface StopSignals {
  */
 export function installStopSignals(what: string, state: () => string | undefined): StopSignals {
   const controller = new AbortController();
+  let quitting = false;
   const handler = (name: NodeJS.Signals): void => {
     // A closed terminal (SIGHUP) fails later writes to stderr: that must not stop the detach.
     if (name === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
@@ -85,9 +90,15 @@ export function installStopSignals(what: string, state: () => string | undefined
       controller.abort(name);
       return;
     }
-    const left = state();
-    process.stderr.write(`leakhunt: ${name} again: quitting now${left ? `; ${left}` : ''}\n`);
-    process.exit(EXIT_CODES[name] ?? 130);
+    const code = EXIT_CODES[name] ?? 130;
+    if (quitting) process.exit(code);
+    quitting = true;
+    const open = openResources();
+    process.stderr.write(`leakhunt: ${name} again: closing ${open.length ? open.join(', ') : 'nothing left open'} and quitting (${name} once more to quit without waiting)\n`);
+    void closeAllOpen(SECOND_SIGNAL_CLOSE_MS).then((late) => {
+      const left = late.length === 0 ? undefined : state();
+      if (left) process.stderr.write(`leakhunt: ${left}\n`);
+    }).finally(() => process.exit(code));
   };
   for (const name of STOP_SIGNALS) process.on(name, handler);
   return {
@@ -110,7 +121,11 @@ export async function openWithPlan(
       const [head, ...rest] = planLines(p, work);
       printLines([`leakhunt: ${head}`, ...rest]);
     },
-    onEndpoint: (e) => (seen.endpoint = e),
+    onEndpoint: (e) => {
+      seen.endpoint = e;
+      if (e.leftoverOf !== undefined) printLines([`leakhunt: the inspector on ${e.host}:${e.port} was opened by leakhunt pid ${e.leftoverOf}, which ended without closing it: it will be closed`]);
+    },
+    lockAs: ['leakhunt', ...process.argv.slice(2)].join(' '),
   });
 }
 
