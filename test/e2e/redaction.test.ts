@@ -57,7 +57,7 @@ async function everyFormat(args: readonly string[], expectCode = 0): Promise<Cli
 test('analyze, analyze --top all, diff, retainers: no planted secret in any format, chains stay traceable', async () => {
   const [first, , last] = snapshots as [string, string, string];
   await everyFormat(['analyze', last]);
-  const [, topAllJson] = await everyFormat(['analyze', last, '--top', 'all']);
+  const [, topAllJson] = await everyFormat(['analyze', last, '--top', 'all', '--objects', 'all']);
   const analyzed = JSON.parse(topAllJson!.stdout) as { classes: { name: string }[]; dominators: { name: string; className: string }[] };
   const shape = analyzed.classes.find((c) => /^\{<key, 17 chars>, <key, 28 chars>\}$/.test(c.name));
   assert.ok(shape, 'the plain objects keyed by secrets are classed by their property names, shown by length');
