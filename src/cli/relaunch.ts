@@ -16,7 +16,12 @@
 // of 415-432; 1.1 GB 1315 MiB instead of 1400; no slower).
 // Only commands that read snapshot files relaunch, and only when those files are big enough for page
 // faults to matter: a second Node start costs ~0.1–0.3 s, more than huge pages save on a small file.
-// LEAKHUNT_NO_RELAUNCH=1 turns this off.
+// LEAKHUNT_NO_RELAUNCH=1 turns this off; LEAKHUNT_RELAUNCH=1 relaunches `attach` even where it takes two
+// processes.
+// `attach` relaunches only where it can replace itself (execve, below): its capture must stay small
+// (issue 13: ≤ 100 MB of leakhunt RSS counting every process), and a parent Node waiting beside the
+// child is ~40 MiB of it (measured: 109 MiB for both on Node 20, one snapshot streaming). On older Node
+// the capture and the analysis after it run in the one process, without huge pages.
 // How (issue 13, defect 3: a `kill -9` of the leakhunt pid must stop a capture):
 // - Where Node has `process.execve` (22.15+, 23.11+) the process replaces itself: one process, one pid,
 //   so every signal (SIGKILL too) reaches the process that does the work, and a terminal's Ctrl-C
@@ -56,7 +61,7 @@ export function shouldRelaunch(argv: readonly string[] = process.argv, env: Node
   if (process.platform !== 'linux' || env['LEAKHUNT_NO_RELAUNCH'] === '1') return false;
   if ((env['GLIBC_TUNABLES'] ?? '').includes('glibc.malloc.hugetlb')) return false;
   const command = argv[2] ?? '';
-  if (CAPTURES.has(command)) return true;
+  if (CAPTURES.has(command)) return execveOf() !== undefined || env['LEAKHUNT_RELAUNCH'] === '1';
   return READS_FILES.has(command) && fileBytes(argv.slice(3)) >= RELAUNCH_MIN_BYTES;
 }
 

@@ -1,6 +1,7 @@
-// `kill -9` of the leakhunt pid stops the capture (issue 13, defect 3). The CLI runs under Node 20,
-// where it relaunches itself as a child that must notice its parent is gone, and under Node 24, where
-// it replaces itself with process.execve (one process, the pid the user sees). After the SIGKILL no
+// `kill -9` of the leakhunt pid stops the capture (issue 13, defect 3). The CLI runs under Node 20, as one
+// process (attach does not relaunch without execve) and, with LEAKHUNT_RELAUNCH=1, relaunched as a child
+// that must notice its parent is gone; and under Node 24, where it replaces itself with process.execve
+// (one process, the pid the user sees). After the SIGKILL no
 // process of that run may remain (read from /proc, by argv) and no further snapshot may appear. The
 // inspector the killed process opened stays open after a SIGKILL on Node 24 (nothing can close it):
 // README says so; this test does not assert it either way.
@@ -42,8 +43,13 @@ const snapshotsIn = (dir: string): string[] => {
   }
 };
 
-for (const major of [20, 24] as NodeMajor[]) {
-  const path = major === 20 ? 'a relaunched child that watches its parent' : 'process.execve, one process';
+const CASES: { major: NodeMajor; relaunch: boolean; path: string }[] = [
+  { major: 20, relaunch: false, path: 'no execve: one process, no relaunch' },
+  { major: 20, relaunch: true, path: 'LEAKHUNT_RELAUNCH=1: a relaunched child that watches its parent' },
+  { major: 24, relaunch: false, path: 'process.execve, one process' },
+];
+
+for (const { major, relaunch, path } of CASES) {
   test(`kill -9 of leakhunt attach on Node ${major} (${path}) stops the capture: no process left, no further snapshot`, async () => {
     const node = requireNodeBinary(major);
     // A small heap: each snapshot takes a second or two, so a second one would come within the 6 s watched.
@@ -51,16 +57,22 @@ for (const major of [20, 24] as NodeMajor[]) {
     const dir = mkdtempSync(join(tmpdir(), 'leakhunt-kill9-'));
     const out = join(dir, 'capture');
     const args = [BIN, 'attach', String(target.pid), '--interval', '2s', '--snapshots', '10', '--out', out, '--progress'];
-    const cli = spawn(node.path, args, { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...(relaunch ? { LEAKHUNT_RELAUNCH: '1' } : {}) };
+    delete env['LEAKHUNT_NO_RELAUNCH'];
+    if (!relaunch) delete env['LEAKHUNT_RELAUNCH'];
+    const cli = spawn(node.path, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     cli.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const ours = (): { pid: number; ppid: number; argv: string[] }[] => processesWith([BIN, 'attach', String(target.pid), out]);
     try {
       await waitFor(() => /snapshot 1 of 10: [^\n]* → /.test(stderr), 60_000, `the first snapshot; stderr:\n${stderr}`);
       const before = ours();
-      if (major === 20) {
-        assert.equal(before.length, 2, `Node 20 relaunches: the parent and its child run: ${JSON.stringify(before)}`);
+      if (relaunch) {
+        assert.equal(before.length, 2, `Node 20 relaunches when asked: the parent and its child run: ${JSON.stringify(before)}`);
         assert.ok(before.some((p) => p.ppid === cli.pid), 'the child is the parent\'s');
+      } else if (major === 20) {
+        assert.deepEqual(before.map((p) => p.pid), [cli.pid], 'one process: attach does not relaunch without execve');
+        assert.ok(!before[0]!.argv.includes('--max-semi-space-size=1'), 'not relaunched');
       } else {
         assert.deepEqual(before.map((p) => p.pid), [cli.pid], 'one process, the pid leakhunt was started as');
         assert.ok(before[0]!.argv.includes('--max-semi-space-size=1'), `it replaced itself with the tuned Node: ${before[0]!.argv.join(' ')}`);
