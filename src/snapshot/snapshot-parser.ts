@@ -11,7 +11,7 @@
 import { SnapshotFormatError } from '../errors.js';
 import { HeapGraph, type SizeArray } from './heap-graph.js';
 import { decodeJsonStringBytes, isSpace } from './json-string.js';
-import { readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
+import { checkCountsFit, readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
 import { byteBuffer } from './buffers.js';
 import { StringTableBuilder, LONG_STRING_BYTES } from './string-table.js';
 import { EdgeFiller, edgeRecordLayout, namesString, type EdgeArrays } from './edge-records.js';
@@ -63,8 +63,12 @@ export interface ParserOptions {
   readonly longStringFile?: string;
   /** Another thread that may parse `edges` (parallel-edges.ts): edge arrays are then shared memory. */
   readonly edgesElsewhere?: EdgesElsewhere;
-  /** The file's size, when known: the strings' buffer is reserved once from it instead of grown. */
-  readonly fileBytes?: number;
+  /**
+   * The file's size in bytes: the declared counts are checked against it before anything is allocated
+   * (a crafted header must not cost more memory than the file's own bytes could fill), and the strings'
+   * buffer is reserved once from it instead of grown.
+   */
+  readonly fileBytes: number;
 }
 
 function describeByte(b: number): string {
@@ -75,7 +79,7 @@ export class SnapshotParser {
   readonly #label: string;
   readonly #longFile: string | undefined;
   readonly #elsewhere: EdgesElsewhere | undefined;
-  readonly #fileBytes: number | undefined;
+  readonly #fileBytes: number;
   #state = State.BeforeTop;
   #section = Section.None;
   #sectionName = '';
@@ -263,7 +267,7 @@ export class SnapshotParser {
     this.#state = section === Section.Strings ? State.Strings : State.Numbers;
     // Short strings are packed into one buffer: room for all that is left of the file, reserved once
     // (pages never written are never resident) rather than grown by copies that stay until a GC.
-    if (section === Section.Strings && this.#fileBytes !== undefined) this.#strings.reserve(this.#fileBytes - at);
+    if (section === Section.Strings) this.#strings.reserve(this.#fileBytes - at);
     if (section === Section.Edges && this.#elsewhere) {
       if (this.#elsewhere.claim(at + 1)) {
         this.#edgesElsewhereAt.start = at + 1;
@@ -389,7 +393,7 @@ export class SnapshotParser {
       nodeName[ordinal] = name;
       nodeId[ordinal] = id;
       // Sizes are kept in 32 bits until one does not fit (half the memory of Float64 on every heap).
-      if (size > 0xffffffff && selfSize instanceof Uint32Array) selfSize = this.#nodeSelfSize = Float64Array.from(selfSize);
+      if (size > 0xffffffff && selfSize instanceof Uint32Array) selfSize = this.#widenSizes(selfSize, ordinal);
       selfSize[ordinal] = size;
       firstEdge[ordinal + 1] = edges;
       edgeSum += edges;
@@ -412,6 +416,18 @@ export class SnapshotParser {
     }
   }
 
+  /**
+   * The self sizes as Float64, the first `read` of them copied: the rest of the fresh (zeroed) array is
+   * left untouched, so its pages cost nothing until nodes are stored there. (A `Float64Array.from` of
+   * the whole array wrote every page of it: issue 13's crafted 1.5 KB file took 3.96 GB that way.)
+   */
+  #widenSizes(sizes: Uint32Array, read: number): Float64Array {
+    const wide = new Float64Array(sizes.length);
+    wide.set(sizes.subarray(0, read));
+    this.#nodeSelfSize = wide;
+    return wide;
+  }
+
   #finishNumbers(at: number): void {
     const layout = this.#layout!;
     const section = this.#section;
@@ -430,7 +446,7 @@ export class SnapshotParser {
       this.#flat = new Float64Array(0);
       if (this.#sectionName === 'trace_function_infos') this.#extras.traceFunctionInfos = flat.slice();
       else if (this.#sectionName === 'samples') this.#extras.samples = flat.slice();
-      else if (flat.every((v) => v >= 0 && v <= 0xffffffff)) this.#extras.locations = Uint32Array.from(flat);
+      else if (flat.every((v) => v >= 0 && v <= 0xffffffff)) this.#extras.locations = new Uint32Array(flat);
       else this.#fail('"locations" holds a value that is not a 32-bit unsigned integer', at);
     }
     this.#state = State.AfterValue;
@@ -599,6 +615,8 @@ export class SnapshotParser {
       return;
     }
     const layout = readSnapshotMeta(value, (reason) => this.#fail(reason, at));
+    const short = checkCountsFit(layout, this.#fileBytes - at);
+    if (short) this.#fail(short, at);
     this.#layout = layout;
     this.#allocate(layout, at);
   }
