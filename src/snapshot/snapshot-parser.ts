@@ -466,9 +466,15 @@ export class SnapshotParser {
           escape = false; // the byte a backslash at the end of the previous chunk escapes
           i++;
         }
+        // The next quote is searched for again only once an escape has taken `i` past it: searching
+        // from every escape made a string with many escapes quadratic (a fuzz case, an 8 MB string of
+        // `\n`, took 11 s).
+        let limit = -1;
         for (;;) {
-          const quote = chunk.indexOf(QUOTE, i);
-          const limit = quote < 0 ? end : quote;
+          if (limit < i) {
+            const quote = chunk.indexOf(QUOTE, i);
+            limit = quote < 0 ? end : quote;
+          }
           const backslash = this.#backslashAfter(chunk, i);
           if (backslash >= limit) {
             i = limit; // the closing quote, or the end of the chunk (the string goes on in the next)
