@@ -62,7 +62,12 @@ for (const f of report.failures) {
 console.log(`fuzz: seed ${seed}: ${report.cases} cases (${report.cliCases} through the CLI) in ${(report.ms / 1000).toFixed(1)} s; `
   + `in-process outcomes ${JSON.stringify(report.outcomes)}; slowest case ${report.maxCaseMs} ms; `
   + `CLI peak RSS ${(report.maxCliPeakRssBytes / 2 ** 20).toFixed(0)} MiB`);
-console.log(`fuzz: mutations ${JSON.stringify(report.mutations)}`);
+const byFirst = {};
+for (const [kind, n] of Object.entries(report.mutations)) {
+  const first = kind.split('+')[0];
+  byFirst[first] = (byFirst[first] ?? 0) + n;
+}
+console.log(`fuzz: cases by (first) mutation ${JSON.stringify(byFirst)}`);
 console.log(`fuzz: ${report.failures.length} failures in ${classes.size} classes`);
 for (const [key, list] of classes) {
   const first = list[0];

@@ -30,6 +30,16 @@ const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
+/** The bytes a backslash may escape in JSON besides `u`: " \ / b f n r t. */
+const SIMPLE_ESCAPE = byteSet('"\\/bfnrt');
+const HEX_DIGIT = byteSet('0123456789abcdefABCDEF');
+
+function byteSet(chars: string): Uint8Array {
+  const set = new Uint8Array(256);
+  for (const c of chars) set[c.charCodeAt(0)] = 1;
+  return set;
+}
+
 const enum State {
   BeforeTop,
   KeyOrEnd,
@@ -102,7 +112,10 @@ export class SnapshotParser {
 
   // Strings.
   #inString = false;
+  /** A backslash ended the previous chunk: its escape letter is the next byte. */
   #strEscape = false;
+  /** Hex digits of a `\u` escape still to come (it ran into the next chunk). */
+  #hexLeft = 0;
   #strStart = 0; // file offset of the first byte after the opening quote
   #strLong = false;
   /** Chunk index of the next backslash (see #backslashAfter); -1 at the start of each chunk. */
@@ -460,11 +473,10 @@ export class SnapshotParser {
         // To the closing quote: the next quote not escaped by a backslash, both found with indexOf
         // (native byte search; most of the section's bytes are in long strings that are not decoded).
         const from = i;
-        let escape = this.#strEscape;
         let hasEscape = false;
-        if (escape && i < end) {
-          escape = false; // the byte a backslash at the end of the previous chunk escapes
-          i++;
+        if (this.#strEscape || this.#hexLeft > 0) {
+          hasEscape = true;
+          i = this.#resumeEscape(chunk, i, end); // an escape begun at the end of the previous chunk
         }
         // The next quote is searched for again only once an escape has taken `i` past it: searching
         // from every escape made a string with many escapes quadratic (a fuzz case, an 8 MB string of
@@ -482,13 +494,12 @@ export class SnapshotParser {
           }
           hasEscape = true;
           if (backslash + 1 >= end) {
-            escape = true; // it escapes the next chunk's first byte
+            this.#strEscape = true; // it escapes the next chunk's first byte
             i = end;
             break;
           }
-          i = backslash + 2;
+          i = this.#checkEscape(chunk, backslash + 1, end);
         }
-        this.#strEscape = escape;
         if (i === end) {
           // The string continues in the next chunk.
           if (!this.#strLong) {
@@ -521,6 +532,7 @@ export class SnapshotParser {
         if (this.#needComma) this.#fail('expected \',\' between strings in "strings"', base + i);
         this.#inString = true;
         this.#strEscape = false;
+        this.#hexLeft = 0;
         this.#strStart = base + i + 1;
       } else if (b === COMMA) {
         if (!this.#needComma) this.#fail('unexpected \',\' in "strings"', base + i);
@@ -534,6 +546,37 @@ export class SnapshotParser {
       i++;
     }
     return i;
+  }
+
+  /**
+   * Checks the escape whose letter is at `at` (the byte after a backslash) and returns the index after
+   * what was checked: every escape is checked here, as the bytes pass, because long strings are not
+   * decoded while parsing (a bad escape in one must still be a format error with its offset, not a
+   * failure when the string is first read). `\u` needs four hex digits, which may run into the next chunk.
+   */
+  #checkEscape(chunk: Buffer, at: number, end: number): number {
+    const c = chunk[at]!;
+    if (c === 0x75) {
+      this.#hexLeft = 4;
+      return this.#takeHex(chunk, at + 1, end);
+    }
+    if (SIMPLE_ESCAPE[c] !== 1) this.#fail(`bad escape in string ${this.#strings.count}: backslash before ${describeByte(c)}`, this.#base + at - 1);
+    return at + 1;
+  }
+
+  #takeHex(chunk: Buffer, i: number, end: number): number {
+    while (this.#hexLeft > 0 && i < end) {
+      if (HEX_DIGIT[chunk[i]!] !== 1) this.#fail(`bad \\u escape in string ${this.#strings.count}: ${describeByte(chunk[i]!)} is not a hex digit`, this.#base + i);
+      this.#hexLeft--;
+      i++;
+    }
+    return i;
+  }
+
+  #resumeEscape(chunk: Buffer, i: number, end: number): number {
+    if (!this.#strEscape) return this.#takeHex(chunk, i, end);
+    this.#strEscape = false;
+    return this.#checkEscape(chunk, i, end);
   }
 
   /** The first backslash at or after `i` in this chunk (chunk.length when none), found once per stretch. */

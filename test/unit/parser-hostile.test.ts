@@ -107,3 +107,29 @@ test('a string of a million escapes parses in linear time (fuzz find: each escap
     assert.ok(ms < 3000, `${ms} ms (was 12 s)`);
   });
 });
+
+test('a bad escape in a long string (kept on disk) is refused while parsing, at its byte, whatever the chunking (fuzz find: exit 70 when analyze read the name)', { timeout: 60_000 }, async () => {
+  await withDir(async (dir) => {
+    const preload = writePeakPreload(dir);
+    for (const [escape, badAt] of [['\\q', 0], ['\\u12G4', 4], ['\\u12', 4]] as const) {
+      // One object node whose class name is the long string: analyze reads it for the class table.
+      const { text } = crafted({ node_count: 1, edge_count: 0 }, '3,0,1,16,0,0,0');
+      const name = `${'Name'.repeat(30)}${escape}`;
+      const bytes = Buffer.from(text.replace('["a"]', `["${name}"]`));
+      const at = bytes.indexOf(escape) + badAt;
+      for (const chunkBytes of [1, 7, 64, 1 << 20]) {
+        const file = join(dir, 'escape.heapsnapshot');
+        writeFileSync(file, bytes);
+        await assert.rejects(parseSnapshotFile(file, { chunkBytes }), (e: unknown) => {
+          assert.ok(e instanceof SnapshotFormatError, String(e));
+          assert.equal(e.byteOffset, at, `${escape}, chunks of ${chunkBytes}: ${e.message}`);
+          return true;
+        });
+      }
+      const file = join(dir, 'escape.heapsnapshot');
+      const run = await runCliCase(['analyze', file, '--json'], { preload, dir, timeoutMs: 20_000 });
+      assert.equal(run.code, 3, run.stderr);
+      assert.match(run.stderr, new RegExp(`^leakhunt: ${file}: bad .*escape in string 0: .* at byte ${at}\\n$`));
+    }
+  });
+});
