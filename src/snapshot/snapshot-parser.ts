@@ -9,7 +9,8 @@
 // count × fields entries. Anything else is a SnapshotFormatError with the byte offset.
 
 import { SnapshotFormatError } from '../errors.js';
-import { HeapGraph, type SizeArray } from './heap-graph.js';
+import { HeapGraph, type SizeArray, type SnapshotExtras } from './heap-graph.js';
+import { defineTraceTree, type TraceTreeSource } from './trace-tree.js';
 import { decodeJsonStringBytes, isSpace } from './json-string.js';
 import { checkCountsFit, readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
 import { byteBuffer } from './buffers.js';
@@ -20,6 +21,9 @@ import { ByteCarry } from './byte-carry.js';
 import {
   BATCH_VALUES, createIntegerScanState, describeScanError, resetIntegerScan, scanIntegers, ScanStatus,
 } from './integer-scanner.js';
+
+/** The largest `"snapshot"` header accepted (V8 writes a few KB). */
+const MAX_HEADER_BYTES = 1024 * 1024;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -98,6 +102,7 @@ export class SnapshotParser {
   readonly #carry = new ByteCarry();
 
   // Raw JSON capture (meta, trace_tree, unknown values).
+  #rawStart = 0; // file offset of the value's first byte
   #rawDepth = 0;
   #rawInString = false;
   #rawEscape = false;
@@ -142,7 +147,9 @@ export class SnapshotParser {
   #edgeCountSum = 0;
   #maxNameIndex = -1;
   #maxNameOffset = 0;
-  #extras: { traceFunctionInfos?: Float64Array; samples?: Float64Array; locations?: Uint32Array; traceTree?: unknown } = {};
+  #extras: { traceFunctionInfos?: Float64Array; samples?: Float64Array; locations?: Uint32Array } = {};
+  /** Where `trace_tree` is, read and parsed only when asked for (trace-tree.ts). */
+  #traceTree: TraceTreeSource | undefined;
 
   constructor(options: ParserOptions) {
     this.#label = options.fileLabel;
@@ -262,6 +269,7 @@ export class SnapshotParser {
     const section = this.#section;
     if (section === Section.Meta || section === Section.Tree || section === Section.Skip) {
       this.#state = State.Raw;
+      this.#rawStart = at;
       this.#rawDepth = 0;
       this.#rawInString = false;
       this.#rawEscape = false;
@@ -644,7 +652,14 @@ export class SnapshotParser {
         break;
       }
     }
-    if (this.#section !== Section.Skip) this.#carry.push(chunk, from, i);
+    const section = this.#section;
+    if (section === Section.Meta) {
+      this.#carry.push(chunk, from, i);
+      // V8's header is a few KB; it is parsed as one JSON value, so a huge one would cost many times its size.
+      if (this.#carry.length > MAX_HEADER_BYTES) this.#fail(`"snapshot" is larger than ${MAX_HEADER_BYTES} bytes: not a heap snapshot header`, this.#rawStart + MAX_HEADER_BYTES);
+    } else if (section === Section.Tree && this.#longFile === undefined) {
+      this.#carry.push(chunk, from, i); // no file to read it back from: keep its bytes (trace-tree.ts)
+    }
     if (done) this.#finishRaw(this.#base + i);
     return i;
   }
@@ -652,16 +667,18 @@ export class SnapshotParser {
   #finishRaw(at: number): void {
     this.#state = State.AfterValue;
     if (this.#section === Section.Skip) return;
-    const text = this.#carry.takeString();
+    if (this.#section === Section.Tree) {
+      const offset = this.#rawStart;
+      this.#traceTree = this.#longFile !== undefined
+        ? { file: this.#longFile, offset, length: at - offset }
+        : { bytes: Buffer.from(this.#carry.takeBytes()), offset };
+      return;
+    }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(this.#carry.takeString());
     } catch {
       this.#fail(`"${this.#sectionName}" is not valid JSON`, at);
-    }
-    if (this.#section === Section.Tree) {
-      this.#extras.traceTree = value;
-      return;
     }
     const layout = readSnapshotMeta(value, (reason) => this.#fail(reason, at));
     const short = checkCountsFit(layout, this.#fileBytes - at);
@@ -722,6 +739,8 @@ export class SnapshotParser {
     const firstEdge = this.#firstEdge;
     for (let i = 0; i < layout.nodeCount; i++) firstEdge[i + 1]! += firstEdge[i]!;
     const strings = this.#strings.build(this.#longFile);
+    const extras: SnapshotExtras = { meta: layout.meta, ...this.#extras };
+    if (this.#traceTree) defineTraceTree(extras, this.#traceTree, this.#label);
     return new HeapGraph({
       nodeTypeNames: layout.nodeTypeNames,
       edgeTypeNames: layout.edgeTypeNames,
@@ -737,7 +756,7 @@ export class SnapshotParser {
       edgeTarget: this.#edges.target,
       strings,
       rootOrdinal: layout.rootOrdinal,
-      extras: { meta: layout.meta, ...this.#extras },
+      extras,
     });
   }
 
