@@ -60,7 +60,7 @@ for (const f of report.failures) {
   classes.set(key, [...(classes.get(key) ?? []), f]);
 }
 console.log(`fuzz: seed ${seed}: ${report.cases} cases (${report.cliCases} through the CLI) in ${(report.ms / 1000).toFixed(1)} s; `
-  + `in-process outcomes ${JSON.stringify(report.outcomes)}; slowest case ${report.maxCaseMs} ms; `
+  + `in-process outcomes ${JSON.stringify(report.outcomes)}; slowest ${report.slowestCase}: ${report.maxCaseMs} ms; `
   + `CLI peak RSS ${(report.maxCliPeakRssBytes / 2 ** 20).toFixed(0)} MiB`);
 const byFirst = {};
 for (const [kind, n] of Object.entries(report.mutations)) {

@@ -57,6 +57,8 @@ export interface FuzzReport {
   readonly msByCase: Record<string, number>;
   readonly failures: FuzzFailure[];
   maxCaseMs: number;
+  /** The slowest in-process case: its number, command and mutation. */
+  slowestCase: string;
   maxCliPeakRssBytes: number;
   ms: number;
 }
@@ -76,7 +78,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const maxCliRss = options.maxCliRssBytes ?? 256 * MiB;
   const maxInProcessRss = options.maxInProcessRssBytes ?? 768 * MiB;
   const report: FuzzReport = {
-    seed: options.seed, cases: 0, cliCases: 0, outcomes: {}, mutations: {}, msByCase: {}, failures: [], maxCaseMs: 0, maxCliPeakRssBytes: 0, ms: 0,
+    seed: options.seed, cases: 0, cliCases: 0, outcomes: {}, mutations: {}, msByCase: {}, failures: [], maxCaseMs: 0, slowestCase: '', maxCliPeakRssBytes: 0, ms: 0,
   };
   const runner = new CaseRunner();
   try {
@@ -107,7 +109,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 
       const req: CaseRequest = { command, path: casePath, basePath: base.path, className };
       const result = await runner.run(req, timeoutMs);
-      report.maxCaseMs = Math.max(report.maxCaseMs, result.ms);
+      if (result.ms > report.maxCaseMs) {
+        report.maxCaseMs = result.ms;
+        report.slowestCase = `case ${k} (${command}, base ${base.name}, ${mutated.kind})`;
+      }
       const slot = `${command}/${mutated.kind.split('+')[0]}`;
       report.msByCase[slot] = (report.msByCase[slot] ?? 0) + result.ms;
       if (result.timedOut) fail('in-process', 'no answer within the deadline', `${timeoutMs} ms`);
