@@ -73,7 +73,8 @@ for (const [key, list] of classes) {
   const first = list[0];
   console.log(`\n  ${list.length} × ${key}`);
   console.log(`    first: case ${first.caseNumber} (${first.command}, base ${first.base}, mutation ${first.mutation})${first.savedAs ? `, input ${first.savedAs}` : ''}`);
-  console.log(`    replay: node scripts/fuzz.js --seed ${seed} --from ${first.caseNumber} --cases 1`);
+  const base = report.baseSnapshot ?? o.snapshot;
+  console.log(`    replay: node scripts/fuzz.js --seed ${seed} --from ${first.caseNumber} --cases 1${base ? ` --snapshot ${base}` : ' (rerun with --keep DIR to keep the base snapshot a replay needs)'}`);
   console.log(first.detail.split('\n').slice(0, 8).map((l) => `    | ${l}`).join('\n'));
 }
 process.exitCode = report.failures.length > 0 ? 1 : 0;

@@ -3,9 +3,10 @@
 // (run-case.ts: analyze, retainers, diff, or one-vs-two parse threads) under a deadline and an RSS cap,
 // and every `cliEvery`-th case also through the real CLI (cli-case.ts). Used by test/e2e/fuzz.test.ts
 // (a few hundred cases) and scripts/fuzz.js (`npm run fuzz`, ten thousand and more).
-// Case k of seed s always gets the same input: `--seed s --from k --cases 1` replays it.
+// Case k of seed s always gets the same input from the same real snapshot: `--seed s --from k --cases 1
+// --snapshot <the run's base>` replays it (the base is kept beside failing inputs).
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -56,6 +57,8 @@ export interface FuzzReport {
   /** In-process time spent per command and first mutation ("analyze/flip"), in ms: where the run's time goes. */
   readonly msByCase: Record<string, number>;
   readonly failures: FuzzFailure[];
+  /** The real snapshot the bases were cut from, kept in keepDir once a case fails (for replays). */
+  baseSnapshot?: string;
   maxCaseMs: number;
   /** The slowest in-process case: its number, command and mutation. */
   slowestCase: string;
@@ -101,6 +104,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       const fail = (via: FuzzFailure['via'], problem: string, detail: string): void => {
         let savedAs: string | undefined;
         if (options.keepDir) {
+          // The bases are cut from this run's own snapshot: a replay needs it (--snapshot).
+          report.baseSnapshot ??= join(options.keepDir, `fuzz-${options.seed}-base.heapsnapshot`);
+          if (!existsSync(report.baseSnapshot)) copyFileSync(real, report.baseSnapshot);
           savedAs = join(options.keepDir, `fuzz-${options.seed}-${k}.heapsnapshot`);
           writeFileSync(savedAs, mutated.bytes, { mode: 0o600 });
         }

@@ -289,13 +289,14 @@ export function mutate(r: Random, base: BaseLayout): Mutated {
   const kinds = [m.kind];
   let bytes = m.bytes;
   for (let i = r.int(1, 3); i > 0; i--) {
-    let layout: BaseLayout;
+    let next: Mutated;
     try {
-      layout = layoutOf(bytes);
+      next = mutators[r.pick(MUTATION_KINDS)]!(r, layoutOf(bytes));
     } catch {
-      break; // the first mutation broke the structure this needs: keep what it made
+      // The earlier mutation broke what this one reads (the header's JSON, a section's place; a nested
+      // header too deep to stringify): keep what was made so far.
+      break;
     }
-    const next = mutators[r.pick(MUTATION_KINDS)]!(r, layout);
     kinds.push(next.kind);
     bytes = next.bytes;
   }
