@@ -11,7 +11,10 @@ import type { StringTable } from './string-table.js';
  */
 export type SizeArray = Uint32Array | Float64Array;
 
-/** Optional sections of a snapshot, kept as the file has them (flat numbers; trace tree as parsed JSON). */
+/**
+ * Optional sections of a snapshot, kept as the file has them (flat numbers; the trace tree as parsed
+ * JSON, parsed on first read: src/snapshot/trace-tree.ts, which throws SnapshotFormatError if it is not JSON).
+ */
 export interface SnapshotExtras {
   /** `snapshot.meta` exactly as written, for the field lists of the sections below. */
   readonly meta: Readonly<Record<string, unknown>>;

@@ -81,10 +81,14 @@ async function feed(handle: FileHandle, parser: SnapshotParser, totalBytes: numb
   }
 }
 
-/** Parses an in-memory snapshot delivered as chunks (tests; stdin). Long strings stay in memory. */
+/**
+ * Parses an in-memory snapshot delivered as chunks (tests). Long strings stay in memory. The chunks are
+ * all in hand first: the parser checks the header's counts against the total size before it allocates.
+ */
 export function parseSnapshotChunks(chunks: Iterable<Uint8Array>, label = '<memory>'): HeapGraph {
-  const parser = new SnapshotParser({ fileLabel: label });
-  for (const chunk of chunks) parser.push(chunk);
+  const all = Array.from(chunks);
+  const parser = new SnapshotParser({ fileLabel: label, fileBytes: all.reduce((sum, c) => sum + c.length, 0) });
+  for (const chunk of all) parser.push(chunk);
   return parser.finish();
 }
 

@@ -62,3 +62,23 @@ export function readSnapshotMeta(value: unknown, fail: (reason: string) => never
     rootOrdinal,
   };
 }
+
+/**
+ * Whether the declared counts can be in a file with `bytesLeft` bytes after the header: every value of
+ * `nodes` and `edges` takes at least one digit, and all but the last of each array a comma. The parser
+ * preallocates its typed arrays from these counts, so a header that declares more than the file can
+ * hold is refused here, before a byte is allocated (issue 13: `node_count` 500,000,000 in a 1.5 KB
+ * file). Returns the reason to report, or undefined when the counts fit.
+ */
+export function checkCountsFit(layout: SnapshotLayout, bytesLeft: number): string | undefined {
+  const nodeValues = layout.nodeCount * layout.nodeFieldCount;
+  const edgeValues = layout.edgeCount * layout.edgeFieldCount;
+  const needed = minimumArrayBytes(nodeValues) + minimumArrayBytes(edgeValues);
+  if (needed <= bytesLeft) return undefined;
+  return `"snapshot" declares node_count ${layout.nodeCount} and edge_count ${layout.edgeCount}: `
+    + `their values need at least ${needed} bytes, the file has ${Math.max(bytesLeft, 0)} after the header`;
+}
+
+function minimumArrayBytes(values: number): number {
+  return values === 0 ? 0 : 2 * values - 1;
+}

@@ -9,9 +9,10 @@
 // count × fields entries. Anything else is a SnapshotFormatError with the byte offset.
 
 import { SnapshotFormatError } from '../errors.js';
-import { HeapGraph, type SizeArray } from './heap-graph.js';
+import { HeapGraph, type SizeArray, type SnapshotExtras } from './heap-graph.js';
+import { defineTraceTree, type TraceTreeSource } from './trace-tree.js';
 import { decodeJsonStringBytes, isSpace } from './json-string.js';
-import { readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
+import { checkCountsFit, readSnapshotMeta, type SnapshotLayout } from './snapshot-meta.js';
 import { byteBuffer } from './buffers.js';
 import { StringTableBuilder, LONG_STRING_BYTES } from './string-table.js';
 import { EdgeFiller, edgeRecordLayout, namesString, type EdgeArrays } from './edge-records.js';
@@ -21,6 +22,9 @@ import {
   BATCH_VALUES, createIntegerScanState, describeScanError, resetIntegerScan, scanIntegers, ScanStatus,
 } from './integer-scanner.js';
 
+/** The largest `"snapshot"` header accepted (V8 writes a few KB). */
+const MAX_HEADER_BYTES = 1024 * 1024;
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -29,6 +33,16 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
+
+/** The bytes a backslash may escape in JSON besides `u`: " \ / b f n r t. */
+const SIMPLE_ESCAPE = byteSet('"\\/bfnrt');
+const HEX_DIGIT = byteSet('0123456789abcdefABCDEF');
+
+function byteSet(chars: string): Uint8Array {
+  const set = new Uint8Array(256);
+  for (const c of chars) set[c.charCodeAt(0)] = 1;
+  return set;
+}
 
 const enum State {
   BeforeTop,
@@ -63,8 +77,12 @@ export interface ParserOptions {
   readonly longStringFile?: string;
   /** Another thread that may parse `edges` (parallel-edges.ts): edge arrays are then shared memory. */
   readonly edgesElsewhere?: EdgesElsewhere;
-  /** The file's size, when known: the strings' buffer is reserved once from it instead of grown. */
-  readonly fileBytes?: number;
+  /**
+   * The file's size in bytes: the declared counts are checked against it before anything is allocated
+   * (a crafted header must not cost more memory than the file's own bytes could fill), and the strings'
+   * buffer is reserved once from it instead of grown.
+   */
+  readonly fileBytes: number;
 }
 
 function describeByte(b: number): string {
@@ -75,7 +93,7 @@ export class SnapshotParser {
   readonly #label: string;
   readonly #longFile: string | undefined;
   readonly #elsewhere: EdgesElsewhere | undefined;
-  readonly #fileBytes: number | undefined;
+  readonly #fileBytes: number;
   #state = State.BeforeTop;
   #section = Section.None;
   #sectionName = '';
@@ -84,6 +102,7 @@ export class SnapshotParser {
   readonly #carry = new ByteCarry();
 
   // Raw JSON capture (meta, trace_tree, unknown values).
+  #rawStart = 0; // file offset of the value's first byte
   #rawDepth = 0;
   #rawInString = false;
   #rawEscape = false;
@@ -98,7 +117,10 @@ export class SnapshotParser {
 
   // Strings.
   #inString = false;
+  /** A backslash ended the previous chunk: its escape letter is the next byte. */
   #strEscape = false;
+  /** Hex digits of a `\u` escape still to come (it ran into the next chunk). */
+  #hexLeft = 0;
   #strStart = 0; // file offset of the first byte after the opening quote
   #strLong = false;
   /** Chunk index of the next backslash (see #backslashAfter); -1 at the start of each chunk. */
@@ -125,7 +147,9 @@ export class SnapshotParser {
   #edgeCountSum = 0;
   #maxNameIndex = -1;
   #maxNameOffset = 0;
-  #extras: { traceFunctionInfos?: Float64Array; samples?: Float64Array; locations?: Uint32Array; traceTree?: unknown } = {};
+  #extras: { traceFunctionInfos?: Float64Array; samples?: Float64Array; locations?: Uint32Array } = {};
+  /** Where `trace_tree` is, read and parsed only when asked for (trace-tree.ts). */
+  #traceTree: TraceTreeSource | undefined;
 
   constructor(options: ParserOptions) {
     this.#label = options.fileLabel;
@@ -245,6 +269,7 @@ export class SnapshotParser {
     const section = this.#section;
     if (section === Section.Meta || section === Section.Tree || section === Section.Skip) {
       this.#state = State.Raw;
+      this.#rawStart = at;
       this.#rawDepth = 0;
       this.#rawInString = false;
       this.#rawEscape = false;
@@ -263,7 +288,7 @@ export class SnapshotParser {
     this.#state = section === Section.Strings ? State.Strings : State.Numbers;
     // Short strings are packed into one buffer: room for all that is left of the file, reserved once
     // (pages never written are never resident) rather than grown by copies that stay until a GC.
-    if (section === Section.Strings && this.#fileBytes !== undefined) this.#strings.reserve(this.#fileBytes - at);
+    if (section === Section.Strings) this.#strings.reserve(this.#fileBytes - at);
     if (section === Section.Edges && this.#elsewhere) {
       if (this.#elsewhere.claim(at + 1)) {
         this.#edgesElsewhereAt.start = at + 1;
@@ -389,7 +414,7 @@ export class SnapshotParser {
       nodeName[ordinal] = name;
       nodeId[ordinal] = id;
       // Sizes are kept in 32 bits until one does not fit (half the memory of Float64 on every heap).
-      if (size > 0xffffffff && selfSize instanceof Uint32Array) selfSize = this.#nodeSelfSize = Float64Array.from(selfSize);
+      if (size > 0xffffffff && selfSize instanceof Uint32Array) selfSize = this.#widenSizes(selfSize, ordinal);
       selfSize[ordinal] = size;
       firstEdge[ordinal + 1] = edges;
       edgeSum += edges;
@@ -412,6 +437,18 @@ export class SnapshotParser {
     }
   }
 
+  /**
+   * The self sizes as Float64, the first `read` of them copied: the rest of the fresh (zeroed) array is
+   * left untouched, so its pages cost nothing until nodes are stored there. (A `Float64Array.from` of
+   * the whole array wrote every page of it: issue 13's crafted 1.5 KB file took 3.96 GB that way.)
+   */
+  #widenSizes(sizes: Uint32Array, read: number): Float64Array {
+    const wide = new Float64Array(sizes.length);
+    wide.set(sizes.subarray(0, read));
+    this.#nodeSelfSize = wide;
+    return wide;
+  }
+
   #finishNumbers(at: number): void {
     const layout = this.#layout!;
     const section = this.#section;
@@ -430,7 +467,7 @@ export class SnapshotParser {
       this.#flat = new Float64Array(0);
       if (this.#sectionName === 'trace_function_infos') this.#extras.traceFunctionInfos = flat.slice();
       else if (this.#sectionName === 'samples') this.#extras.samples = flat.slice();
-      else if (flat.every((v) => v >= 0 && v <= 0xffffffff)) this.#extras.locations = Uint32Array.from(flat);
+      else if (flat.every((v) => v >= 0 && v <= 0xffffffff)) this.#extras.locations = new Uint32Array(flat);
       else this.#fail('"locations" holds a value that is not a 32-bit unsigned integer', at);
     }
     this.#state = State.AfterValue;
@@ -444,15 +481,20 @@ export class SnapshotParser {
         // To the closing quote: the next quote not escaped by a backslash, both found with indexOf
         // (native byte search; most of the section's bytes are in long strings that are not decoded).
         const from = i;
-        let escape = this.#strEscape;
         let hasEscape = false;
-        if (escape && i < end) {
-          escape = false; // the byte a backslash at the end of the previous chunk escapes
-          i++;
+        if (this.#strEscape || this.#hexLeft > 0) {
+          hasEscape = true;
+          i = this.#resumeEscape(chunk, i, end); // an escape begun at the end of the previous chunk
         }
+        // The next quote is searched for again only once an escape has taken `i` past it: searching
+        // from every escape made a string with many escapes quadratic (a fuzz case, an 8 MB string of
+        // `\n`, took 11 s).
+        let limit = -1;
         for (;;) {
-          const quote = chunk.indexOf(QUOTE, i);
-          const limit = quote < 0 ? end : quote;
+          if (limit < i) {
+            const quote = chunk.indexOf(QUOTE, i);
+            limit = quote < 0 ? end : quote;
+          }
           const backslash = this.#backslashAfter(chunk, i);
           if (backslash >= limit) {
             i = limit; // the closing quote, or the end of the chunk (the string goes on in the next)
@@ -460,13 +502,12 @@ export class SnapshotParser {
           }
           hasEscape = true;
           if (backslash + 1 >= end) {
-            escape = true; // it escapes the next chunk's first byte
+            this.#strEscape = true; // it escapes the next chunk's first byte
             i = end;
             break;
           }
-          i = backslash + 2;
+          i = this.#checkEscape(chunk, backslash + 1, end);
         }
-        this.#strEscape = escape;
         if (i === end) {
           // The string continues in the next chunk.
           if (!this.#strLong) {
@@ -499,6 +540,7 @@ export class SnapshotParser {
         if (this.#needComma) this.#fail('expected \',\' between strings in "strings"', base + i);
         this.#inString = true;
         this.#strEscape = false;
+        this.#hexLeft = 0;
         this.#strStart = base + i + 1;
       } else if (b === COMMA) {
         if (!this.#needComma) this.#fail('unexpected \',\' in "strings"', base + i);
@@ -512,6 +554,37 @@ export class SnapshotParser {
       i++;
     }
     return i;
+  }
+
+  /**
+   * Checks the escape whose letter is at `at` (the byte after a backslash) and returns the index after
+   * what was checked: every escape is checked here, as the bytes pass, because long strings are not
+   * decoded while parsing (a bad escape in one must still be a format error with its offset, not a
+   * failure when the string is first read). `\u` needs four hex digits, which may run into the next chunk.
+   */
+  #checkEscape(chunk: Buffer, at: number, end: number): number {
+    const c = chunk[at]!;
+    if (c === 0x75) {
+      this.#hexLeft = 4;
+      return this.#takeHex(chunk, at + 1, end);
+    }
+    if (SIMPLE_ESCAPE[c] !== 1) this.#fail(`bad escape in string ${this.#strings.count}: backslash before ${describeByte(c)}`, this.#base + at - 1);
+    return at + 1;
+  }
+
+  #takeHex(chunk: Buffer, i: number, end: number): number {
+    while (this.#hexLeft > 0 && i < end) {
+      if (HEX_DIGIT[chunk[i]!] !== 1) this.#fail(`bad \\u escape in string ${this.#strings.count}: ${describeByte(chunk[i]!)} is not a hex digit`, this.#base + i);
+      this.#hexLeft--;
+      i++;
+    }
+    return i;
+  }
+
+  #resumeEscape(chunk: Buffer, i: number, end: number): number {
+    if (!this.#strEscape) return this.#takeHex(chunk, i, end);
+    this.#strEscape = false;
+    return this.#checkEscape(chunk, i, end);
   }
 
   /** The first backslash at or after `i` in this chunk (chunk.length when none), found once per stretch. */
@@ -579,7 +652,14 @@ export class SnapshotParser {
         break;
       }
     }
-    if (this.#section !== Section.Skip) this.#carry.push(chunk, from, i);
+    const section = this.#section;
+    if (section === Section.Meta) {
+      this.#carry.push(chunk, from, i);
+      // V8's header is a few KB; it is parsed as one JSON value, so a huge one would cost many times its size.
+      if (this.#carry.length > MAX_HEADER_BYTES) this.#fail(`"snapshot" is larger than ${MAX_HEADER_BYTES} bytes: not a heap snapshot header`, this.#rawStart + MAX_HEADER_BYTES);
+    } else if (section === Section.Tree && this.#longFile === undefined) {
+      this.#carry.push(chunk, from, i); // no file to read it back from: keep its bytes (trace-tree.ts)
+    }
     if (done) this.#finishRaw(this.#base + i);
     return i;
   }
@@ -587,18 +667,22 @@ export class SnapshotParser {
   #finishRaw(at: number): void {
     this.#state = State.AfterValue;
     if (this.#section === Section.Skip) return;
-    const text = this.#carry.takeString();
+    if (this.#section === Section.Tree) {
+      const offset = this.#rawStart;
+      this.#traceTree = this.#longFile !== undefined
+        ? { file: this.#longFile, offset, length: at - offset }
+        : { bytes: Buffer.from(this.#carry.takeBytes()), offset };
+      return;
+    }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(this.#carry.takeString());
     } catch {
       this.#fail(`"${this.#sectionName}" is not valid JSON`, at);
     }
-    if (this.#section === Section.Tree) {
-      this.#extras.traceTree = value;
-      return;
-    }
     const layout = readSnapshotMeta(value, (reason) => this.#fail(reason, at));
+    const short = checkCountsFit(layout, this.#fileBytes - at);
+    if (short) this.#fail(short, at);
     this.#layout = layout;
     this.#allocate(layout, at);
   }
@@ -655,6 +739,8 @@ export class SnapshotParser {
     const firstEdge = this.#firstEdge;
     for (let i = 0; i < layout.nodeCount; i++) firstEdge[i + 1]! += firstEdge[i]!;
     const strings = this.#strings.build(this.#longFile);
+    const extras: SnapshotExtras = { meta: layout.meta, ...this.#extras };
+    if (this.#traceTree) defineTraceTree(extras, this.#traceTree, this.#label);
     return new HeapGraph({
       nodeTypeNames: layout.nodeTypeNames,
       edgeTypeNames: layout.edgeTypeNames,
@@ -670,7 +756,7 @@ export class SnapshotParser {
       edgeTarget: this.#edges.target,
       strings,
       rootOrdinal: layout.rootOrdinal,
-      extras: { meta: layout.meta, ...this.#extras },
+      extras,
     });
   }
 

@@ -7,6 +7,7 @@
 //   read back when asked for, so the parser's memory does not grow with the size of the heap's text.
 
 import { openSync, readSync, closeSync } from 'node:fs';
+import { SnapshotFormatError } from '../errors.js';
 import { decodeJsonStringBytes } from './json-string.js';
 
 /** Strings longer than this many raw (escaped) bytes are kept on disk, not in memory. */
@@ -96,9 +97,14 @@ export class StringTable {
     const slot = slotOf(long.index, index);
     const length = long.length[slot]!;
     const bytes = Buffer.allocUnsafe(length);
-    const fd = openSync(long.file, 'r');
+    let read = 0;
+    let fd: number;
     try {
-      let read = 0;
+      fd = openSync(long.file, 'r');
+    } catch (e) {
+      throw new SnapshotFormatError(long.file, `string ${index} cannot be read back (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    }
+    try {
       while (read < length) {
         const n = readSync(fd, bytes, read, length - read, long.offset[slot]! + read);
         if (n === 0) break;
@@ -107,7 +113,15 @@ export class StringTable {
     } finally {
       closeSync(fd);
     }
-    return decodeJsonStringBytes(bytes, 0, length);
+    // The parser checked these bytes; a file changed since then must not hand back unread memory.
+    if (read < length) {
+      throw new SnapshotFormatError(long.file, `string ${index} cannot be read back: the file is shorter than when it was parsed`, long.offset[slot]! + read);
+    }
+    try {
+      return decodeJsonStringBytes(bytes, 0, length);
+    } catch (e) {
+      throw new SnapshotFormatError(long.file, `string ${index} changed since the file was parsed: ${(e as Error).message}`, long.offset[slot]!);
+    }
   }
 }
 
