@@ -1,8 +1,9 @@
 // The snapshot fuzzer at test length (issue 13): a few hundred mutated real snapshots through the engine
 // in-process and a sample through the real CLI; every one must be answered or refused with exit 3 and
-// its byte offset, within the deadline and under the RSS cap. A fresh seed each run (LEAKHUNT_FUZZ_SEED
-// to choose one), printed; a failure names each case and the command that replays it.
-// `npm run fuzz` (scripts/fuzz.js) runs the same fuzzer at ten thousand cases and more.
+// its byte offset, within the deadline and under the RSS cap. One fixed seed (LEAKHUNT_FUZZ_SEED to
+// choose another), so that the suite asks the same questions on every run; `npm run fuzz`
+// (scripts/fuzz.js) explores, with a fresh seed and ten thousand cases and more. A failure names each
+// case and the command that replays it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,14 +11,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runFuzz } from '../helpers/fuzz/fuzz-run.js';
-import { freshSeed } from '../helpers/fuzz/prng.js';
 
 const CASES = 300;
+/** A seed whose 300 cases passed when the suite took it (and 10,000 more of npm run fuzz, other seeds). */
+const SEED = 1410295991;
 const CLI_EVERY = 15;
 
 test(`fuzz: ${CASES} mutated snapshots, every ${CLI_EVERY}th through the CLI: exit 0 or 3 only, no hang, RSS bounded`, { timeout: 240_000 }, async (t) => {
   const fromEnv = process.env['LEAKHUNT_FUZZ_SEED'];
-  const seed = fromEnv !== undefined ? Number(fromEnv) : freshSeed();
+  const seed = fromEnv !== undefined ? Number(fromEnv) : SEED;
   t.diagnostic(`fuzz seed ${seed} (LEAKHUNT_FUZZ_SEED=${seed} runs the same mutations again, on a fresh snapshot of the fixture)`);
   // Failing inputs and the base snapshot they were cut from stay here for a replay; removed when all pass.
   const keepDir = mkdtempSync(join(tmpdir(), 'leakhunt-fuzz-failures-'));
