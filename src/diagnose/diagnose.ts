@@ -211,7 +211,11 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
 function smallSteadyGrowth(diff: DiffResult, sig: Significance): string | undefined {
   const row = diff.classes.find((c) => !V8_INTERNAL.test(c.name) && c.grewEveryInterval === true);
   if (!row) return undefined;
-  return `${row.name} grew in every interval (${row.counts.join(' → ')}) but its growth (${kib(row.retainedDelta)} retained) is below what a finding needs (${kib(sig.floorBytes)}: ${floorReason(sig)})`;
+  if (row.retainedDelta < sig.floorBytes) {
+    return `${row.name} grew in every interval (${row.counts.join(' → ')}) but its growth (${kib(row.retainedDelta)} retained) is below what a finding needs (${kib(sig.floorBytes)}: ${floorReason(sig)})`;
+  }
+  // Big enough as a class total, yet no group of its objects passed: the rules on born and kept said no.
+  return `${row.name} grew in every interval (${row.counts.join(' → ')}, ${kib(row.retainedDelta)} retained), but no group of its objects was added in every interval in proportion to the work and kept`;
 }
 
 function kib(bytes: number): string {
