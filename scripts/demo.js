@@ -47,9 +47,10 @@ if (agent.exitCode !== null) {
   process.exit(1);
 }
 const args = ['attach', String(agent.pid), '--snapshots', '3', '--counter', 'globalThis.__leakhuntRequests', '--every', simple ? '400' : '40',
-  '--interval', '60s', '--sample-every', '500ms', '--out', captureDir, '--top', '5', '--groups', '3'];
+  '--interval', '60s', '--sample-every', '500ms', '--out', captureDir, '--top', '3', '--groups', '3'];
 console.error(`demo: a leaking agent runs as pid ${agent.pid} (its own stderr marked "agent | ")`);
-console.error(`demo: leakhunt ${args.join(' ').replace(`${root}/`, '')}\n`);
+const shown = args.map((a) => a.replace(`${root}/`, ''));
+console.error(`demo: leakhunt ${shown.slice(0, 7).join(' ')}\n        ${shown.slice(7).join(' ')}`);
 // Asynchronous, so that the agent's stderr keeps flowing (and is marked) while leakhunt runs.
 const run = await new Promise((resolve) => {
   const child = spawn(process.execPath, [join(root, 'bin/leakhunt.js'), ...args], { stdio: 'inherit' });
@@ -59,7 +60,7 @@ const alive = agent.exitCode === null;
 stopAgent();
 // attach exits 1 when its verdict is a leak: for this fixture that is the expected answer.
 if (run.status === 1 || run.status === 0) {
-  console.error(`\ndemo: done (leakhunt exit ${run.status}${run.status === 1 ? ': leak found, as expected' : ''}); the agent was ${alive ? 'still running when leakhunt detached' : 'gone'}; snapshots in ${captureDir.replace(`${root}/`, '')}`);
+  console.error(`demo: done (leakhunt exit ${run.status}${run.status === 1 ? ': a leak, as expected' : ''}); the agent ${alive ? 'still ran when leakhunt left' : 'was gone'}`);
   process.exit(0);
 }
 process.exit(run.status ?? 1);

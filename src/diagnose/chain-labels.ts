@@ -105,7 +105,7 @@ function storeLabels(analysis: HeapAnalysis, chain: Chain, m: StoreMatch, labels
   labels[m.resource] = {
     kind: 'async-resource',
     text: `${kind} created inside an AsyncLocalStorage context: it keeps that request's store alive as long as it lives${timer ? ` (${timer})` : ''}`,
-    short: `${kind} that captured the store${timer ? `; ${timer}` : ''}`,
+    short: `captured the store${timer ? `; ${timer}` : ''}`,
   };
 }
 

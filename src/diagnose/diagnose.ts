@@ -192,8 +192,6 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     verdict = 'leak';
     evidence.push(...kept[0]!.evidence);
     if (kept.length > 1) evidence.push(`${kept.length} independent groups grow with the work: each is a finding below, largest first`);
-    const members = kept[0]!.members?.length ?? 0;
-    if (members > 0) evidence.push(`${members + 1} groups that grow with the work hang on the same lasting holder: one cause, listed as one finding`);
   } else if (backlog.length > 0) {
     verdict = 'backlog';
     evidence.push(...backlog[0]!.evidence);

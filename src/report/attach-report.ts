@@ -215,8 +215,8 @@ function counterText(out: AttachOutput): string | undefined {
     return v === undefined || before === undefined ? '?' : formatCountDelta(v - before);
   });
   const unit = out.capture.unitCount;
-  const rates = !unit ? 'no per-unit rates' : unit.source === 'counter' ? `per-unit rates over its ${formatCount(unit.count)} units` : `per-unit rates over --unit-count ${formatCount(unit.count)}`;
-  return `${counter.expression}: ${values.map((v) => (v === undefined ? '?' : formatCount(v))).join(' → ')} (${steps.join(', ')} per interval; ${rates})`;
+  const rates = !unit ? 'no per-unit rates' : unit.source === 'counter' ? `${formatCount(unit.count)} units for the per-unit rates` : `per-unit rates over --unit-count ${formatCount(unit.count)}`;
+  return `${counter.expression}: ${values.map((v) => (v === undefined ? '?' : formatCount(v))).join(' → ')} (${steps.join(', ')}; ${rates})`;
 }
 
 export function buildAttachDocument(out: AttachOutput, options: { top: number; groups?: number; verbose?: boolean }, diagnosis?: Diagnosis): ReportDocument {
@@ -224,23 +224,24 @@ export function buildAttachDocument(out: AttachOutput, options: { top: number; g
   const pauses = out.snapshots.map((s) => (s.durationMs === undefined ? '?' : seconds(s.durationMs))).join(', ');
   const counter = counterText(out);
   const span = out.samples.length > 1 ? out.samples[out.samples.length - 1]!.t - out.samples[0]!.t : 0;
-  const rss = `leakhunt's RSS peaked at ${formatBytes(out.leakhunt.captureRssPeak)} capturing${out.leakhunt.analysisRssPeak === undefined ? '' : `, ${formatBytes(out.leakhunt.analysisRssPeak)} analysing`}`;
-  const facts: Block[] = [
-    {
-      kind: 'fields',
-      rows: [
-        ['target', `pid ${out.target.pid}, node ${out.target.nodeVersion}`],
-        ['inspector', `${c.inspector.how === 'sigusr1' ? 'opened by SIGUSR1' : c.inspector.how === 'explicit' ? 'given' : 'already listening'} on ${c.inspector.host}:${c.inspector.port}; ${c.inspector.note}`],
-        ['capture', readablePaths(`${c.taken} of ${c.requested} snapshots, ${paceText(c)}, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`)],
-        ...(counter === undefined ? [] : [['counter', counter] as const]),
-        ['paused', `${pauses} (GC + snapshot, each); ${rss}`],
-      ],
-    },
-    { kind: 'code', lines: [`Memory timeline (${out.samples.length} samples over ${seconds(span)})`, ...timelineLines(out.samples)] },
+  const rss = `leakhunt's peak RSS ${formatBytes(out.leakhunt.captureRssPeak)} capturing${out.leakhunt.analysisRssPeak === undefined ? '' : `, ${formatBytes(out.leakhunt.analysisRssPeak)} analysing`}`;
+  const how = c.inspector.how === 'sigusr1' ? 'opened by SIGUSR1' : c.inspector.how === 'explicit' ? 'given' : 'already listening';
+  const left = c.inspector.inspectorClosed ? 'closed again' : c.inspector.note;
+  const rows: (readonly [string, string])[] = [
+    ['target', `pid ${out.target.pid}, node ${out.target.nodeVersion}; inspector ${c.inspector.host}:${c.inspector.port} ${how}, ${left}`],
+    ['capture', readablePaths(`${c.taken} of ${c.requested} snapshots, ${paceText(c)}, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`)],
+    ...(counter === undefined ? [] : [['counter', counter] as const]),
+    ['paused', `${pauses} (GC + snapshot, each); ${rss}`],
   ];
-  // The answer first (the verdict and findings that open the diff document), then how it was captured.
+  const timeline: Block = { kind: 'code', lines: [`Memory timeline (${out.samples.length} samples over ${seconds(span)})`, ...timelineLines(out.samples)] };
+  // The answer first (the verdict and findings that open the diff document), then how it was captured:
+  // the capture's facts joined with the series' sizes in one field list, then the timeline.
   const diff = { ...out, snapshots: out.snapshots } as DiffResult;
   const rest = buildDiffDocument(diff, out.gates, { ...options, series: 'sizes' }, diagnosis);
   const answer = diagnosis ? diagnosisBlocks(diagnosis, options.verbose ? { verbose: true } : {}).length : 0;
-  return [...rest.slice(0, answer), ...facts, ...rest.slice(answer)];
+  const sizes = rest[answer];
+  const facts: Block[] = sizes?.kind === 'fields'
+    ? [{ kind: 'fields', rows: [...rows, ...sizes.rows] }, timeline]
+    : [{ kind: 'fields', rows }, timeline, ...(sizes ? [sizes] : [])];
+  return [...rest.slice(0, answer), ...facts, ...rest.slice(answer + 1)];
 }

@@ -89,7 +89,9 @@ export function foldedChainText(chain: readonly ChainHop[], firstMaxId?: number)
     const hop = chain[i]!;
     const held = i > 0 ? chain[i - 1]!.edge : null;
     const via = held && i === anchor ? `${formatEdgeName(held)} of ` : '';
-    const note = hop.label ? ` (${hop.label.short ?? hop.label.text})` : i === anchor ? ' (there before the first snapshot)' : '';
+    // A framework object is named by its class; the store, the resource and native holders say what they are.
+    const said = hop.label && hop.label.kind !== 'framework' ? hop.label.short ?? hop.label.text : undefined;
+    const note = said ? ` (${said})` : i === anchor ? ' (there before the first snapshot)' : '';
     parts.push(`${via}${hopText(hop)}${note}`);
     last = i;
   }

@@ -26,16 +26,18 @@ export const VERDICT_TEXT: Record<Diagnosis['verdict'], string> = {
   none: 'NO LEAK FOUND',
 };
 
+/** Per unit of work and per minute when known, else per interval. */
 export function rateText(f: Finding): string {
-  const parts = f.perInterval > 0 ? [`+${formatCount(f.perInterval)} per interval`] : [];
-  if (f.perUnit !== undefined) parts.push(`${f.perUnit.toFixed(2)} per unit of work`);
-  if (f.perMinute !== undefined) parts.push(`${formatCount(f.perMinute)} per minute`);
+  const parts: string[] = [];
+  if (f.perUnit !== undefined) parts.push(`+${f.perUnit.toFixed(2)} per unit of work`);
+  if (f.perMinute !== undefined) parts.push(`+${formatCount(f.perMinute)} per minute`);
+  if (parts.length === 0 && f.perInterval > 0) parts.push(`+${formatCount(f.perInterval)} per interval`);
   return parts.join(', ');
 }
 
 /** At most this many of the classes a finding holds are named on its line. */
-const HELD_SHOWN = 4;
-const NAME_CHARS = 40;
+const HELD_SHOWN = 3;
+const NAME_CHARS = 24;
 
 function shortName(name: string): string {
   return name.length <= NAME_CHARS ? name : `${name.slice(0, NAME_CHARS - 1)}…`;

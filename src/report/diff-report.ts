@@ -119,7 +119,11 @@ export function buildDiffDocument(
   const objects = new Set(diagnosis?.findings.flatMap((f) => [f, ...(f.members ?? [])]).flatMap((f) => (f.chain[0] ? [f.chain[0].node.id] : [])));
   const shown = { has: (g: { signature: string | null; chain: readonly { node: { id: number } }[] }): boolean => signatures0.has(g.signature) || g.chain.some((h) => objects.has(h.node.id)) };
   const survivors = result.survivors;
-  if (survivors) {
+  if (survivors && !verbose && survivors.groups.slice(0, options.groups ?? survivors.groups.length).every((g) => shown.has(g))) {
+    // Every group shown is a finding's or held by one: one line says so.
+    const n = Math.min(survivors.groups.length, options.groups ?? survivors.groups.length);
+    blocks.push({ kind: 'lines', lines: [`Survivors: ${formatCount(survivors.count)} objects (${formatBytes(survivors.size)}) born after the first snapshot and alive in the last${n > 0 ? `; the ${n === 1 ? 'largest group is' : `${n} largest groups are`} held by the findings above` : ''}`] });
+  } else if (survivors) {
     blocks.push({
       kind: 'heading',
       text: `Survivors: ${formatCount(survivors.count)} objects (${formatBytes(survivors.size)}) born after the first snapshot and alive in the last`,

@@ -200,7 +200,8 @@ the plan printed first says for about how long.`)
       const diff = await diffSnapshotFiles(kept.map((s) => s.file), {
         groups: Math.max(groups, DIAGNOSIS_GROUPS),
         labelChain,
-        onSnapshot: (i, n) => (label = `analysing snapshot ${i + 1} of ${n}`),
+        // In a log one line says the analysis started; on a terminal (or with --verbose) one per snapshot.
+        onSnapshot: (i, n) => (label = process.stderr.isTTY || verbose ? `analysing snapshot ${i + 1} of ${n}` : `analysing the ${n} snapshots`),
         onBytes: (read, total) => analysisProgress.bytes(label, read, total),
         onPhase: (phase) => analysisProgress.phase(phase),
       });
