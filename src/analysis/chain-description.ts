@@ -14,6 +14,8 @@ import type { HeapGraph } from '../snapshot/heap-graph.js';
 export interface HopLabel {
   readonly kind: string;
   readonly text: string;
+  /** The same in a few words, for a chain folded to one line (report/chain-lines.ts); `text` when absent. */
+  readonly short?: string;
   /** True when the label is a guess from the neighbourhood rather than read off the chain. */
   readonly inferred?: boolean;
 }

@@ -31,8 +31,8 @@ export async function writeResult(format: OutputFormat, json: unknown, doc: () =
   } else if (format === 'markdown') {
     writePieces(markdownLines(doc()), '\n');
   } else {
-    const { terminalLines, terminalChalk } = await import('./render-terminal.js');
-    writePieces(terminalLines(doc(), terminalChalk(process.stdout, noColor)), '\n');
+    const { outputWidth, terminalLines, terminalChalk } = await import('./render-terminal.js');
+    writePieces(terminalLines(doc(), terminalChalk(process.stdout, noColor), outputWidth()), '\n');
   }
 }
 

@@ -1,6 +1,7 @@
-// Progress on stderr for anything that takes over a second: percent of bytes while parsing, then the
-// analysis phase names. On a TTY one line is rewritten in place; otherwise a line per phase.
-// Silent unless enabled (the CLI turns it off for --json unless --progress is given).
+// Progress on stderr for anything that takes over a second: percent of bytes while parsing, and the
+// analysis phase names with --verbose. On a TTY one line is rewritten in place; otherwise one line per
+// file read (its label), nothing else — phases too with --verbose. Silent unless enabled (the CLI turns
+// it off for --json unless --progress is given).
 
 export interface Progress {
   bytes(label: string, read: number, total: number): void;
@@ -10,13 +11,14 @@ export interface Progress {
 
 const SHOW_AFTER_MS = 1000;
 
-export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = process.stderr): Progress {
+export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = process.stderr, verbose = false): Progress {
   if (!enabled) return { bytes() {}, phase() {}, done() {} };
   const start = Date.now();
   const tty = stream.isTTY === true;
   let shown = false;
   let lastLine = '';
   let lastPercentLogged = -1;
+  let lastLabel = '';
   const write = (line: string, force: boolean): void => {
     if (Date.now() - start < SHOW_AFTER_MS && !force) {
       lastLine = line;
@@ -31,20 +33,23 @@ export function createProgress(enabled: boolean, stream: NodeJS.WriteStream = pr
     bytes(label, read, total) {
       const percent = total > 0 ? Math.floor((100 * read) / total) : 100;
       if (!tty) {
-        // A line per quarter is enough in a log.
+        // A line per file in a log (a quarter of each with --verbose).
         const quarter = Math.floor(percent / 25) * 25;
-        if (quarter === lastPercentLogged) return;
+        if (verbose ? quarter === lastPercentLogged && label === lastLabel : label === lastLabel) return;
         if (Date.now() - start < SHOW_AFTER_MS) return;
         lastPercentLogged = quarter;
-        write(`leakhunt: ${label} ${quarter}%`, false);
+        lastLabel = label;
+        write(verbose ? `leakhunt: ${label} ${quarter}%` : `leakhunt: ${label}`, false);
         return;
       }
-      if (percent === lastPercentLogged) return; // reads are 1 MiB: most change nothing on the line
+      if (percent === lastPercentLogged && label === lastLabel) return; // reads are 1 MiB: most change nothing on the line
       lastPercentLogged = percent;
+      lastLabel = label;
       write(`leakhunt: ${label} ${percent}% (${(read / 1048576).toFixed(0)} of ${(total / 1048576).toFixed(0)} MiB)`, false);
     },
     phase(name) {
-      write(`leakhunt: ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)`, false);
+      if (verbose) write(`leakhunt: ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)`, false);
+      else if (tty && lastLabel) write(`leakhunt: ${lastLabel}: analysing (${((Date.now() - start) / 1000).toFixed(1)} s)`, false);
     },
     done() {
       if (shown && tty) stream.write('\r\x1b[K');

@@ -40,16 +40,66 @@ function flat(cell: string): string {
   return /[\n\r\t]/.test(cell) ? cell.replace(/[\n\r\t]/g, ' ') : cell;
 }
 
-/** The table's lines, top rule to bottom rule; `chalk` colours the head cyan and the rules grey. */
-export function* tableLines(table: TableInput, chalk: ChalkInstance): Generator<string> {
-  const columns = table.head.length;
-  const widths = table.head.map((h) => displayWidth(flat(h)));
+/** A column is never narrowed below this (its cells then end in …). */
+const MIN_COLUMN = 6;
+
+/** `text` cut to `width` columns, ending in … when cut. */
+export function fitCell(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let out = '';
+  for (const ch of text) {
+    if (displayWidth(`${out}${ch}…`) > width) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+/**
+ * Column widths that fit `maxWidth` (a row is the widths plus 3 columns a column for padding and rule,
+ * plus one): the widest left-aligned columns (names) give up columns first, down to MIN_COLUMN.
+ */
+function fitWidths(widths: number[], align: readonly string[] | undefined, maxWidth: number): number[] {
+  const total = (): number => widths.reduce((a, w) => a + w + 3, 1);
+  const shrinkable = widths.map((_, i) => i).filter((i) => (align?.[i] ?? 'left') === 'left');
+  while (total() > maxWidth) {
+    const widest = shrinkable.reduce((a, i) => (a < 0 || widths[i]! > widths[a]! ? i : a), -1);
+    if (widest < 0 || widths[widest]! <= MIN_COLUMN) break;
+    widths[widest]! -= Math.min(total() - maxWidth, widths[widest]! - MIN_COLUMN);
+  }
+  return widths;
+}
+
+function naturalWidths(table: TableInput): number[] {
+  const natural = table.head.map((h) => displayWidth(flat(h)));
   for (const row of table.rows) {
-    for (let i = 0; i < columns; i++) {
+    for (let i = 0; i < natural.length; i++) {
       const w = displayWidth(flat(row[i] ?? ''));
-      if (w > widths[i]!) widths[i] = w;
+      if (w > natural[i]!) natural[i] = w;
     }
   }
+  return natural;
+}
+
+/** The same table with its cells flattened and cut as tableLines would: drawn by cli-table3, it fits `maxWidth`. */
+export function fitTable(table: TableInput, maxWidth: number): TableInput {
+  const natural = naturalWidths(table);
+  const widths = fitWidths([...natural], table.align, maxWidth);
+  const fit = (cells: readonly string[]): string[] =>
+    natural.map((n, i) => {
+      const cell = flat(cells[i] ?? '');
+      return widths[i]! < n ? fitCell(cell, widths[i]!) : cell;
+    });
+  return { head: fit(table.head), rows: table.rows.map(fit), ...(table.align ? { align: table.align } : {}) };
+}
+
+/**
+ * The table's lines, top rule to bottom rule; `chalk` colours the head cyan and the rules grey. With
+ * `maxWidth`, left-aligned columns are narrowed (cells cut with …) until a row fits.
+ */
+export function* tableLines(table: TableInput, chalk: ChalkInstance, maxWidth = Infinity): Generator<string> {
+  const columns = table.head.length;
+  const natural = naturalWidths(table);
+  const widths = fitWidths([...natural], table.align, maxWidth);
   const grey = chalk.level > 0 ? chalk.grey : (s: string) => s;
   const cyan = chalk.level > 0 ? chalk.cyan : (s: string) => s;
   const rule = (left: string, join: string, right: string): string =>
@@ -58,7 +108,8 @@ export function* tableLines(table: TableInput, chalk: ChalkInstance): Generator<
   const line = (cells: readonly string[], paint: (s: string) => string): string => {
     let out = bar;
     for (let i = 0; i < columns; i++) {
-      const text = flat(cells[i] ?? '');
+      const cell = flat(cells[i] ?? '');
+      const text = widths[i]! < natural[i]! ? fitCell(cell, widths[i]!) : cell;
       const pad = ' '.repeat(widths[i]! - displayWidth(text));
       out += paint(table.align?.[i] === 'right' ? ` ${pad}${text} ` : ` ${text}${pad} `) + bar;
     }

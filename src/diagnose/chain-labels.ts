@@ -99,12 +99,19 @@ function storeLabels(analysis: HeapAnalysis, chain: Chain, m: StoreMatch, labels
   const timer = name === 'Timeout' ? describeTimer(analysis, resource) : undefined;
   labels[m.store] = {
     kind: 'async-context',
-    text: `AsyncLocalStorage store${key}, captured by a ${kind} (${name} @${graph.nodeId[resource]})${timer ? `: ${timer}` : ''}`,
+    text: `AsyncLocalStorage store${key}, captured by ${article(kind)} ${kind} (${name} @${graph.nodeId[resource]})${timer ? `: ${timer}` : ''}`,
+    short: 'AsyncLocalStorage store',
   };
   labels[m.resource] = {
     kind: 'async-resource',
     text: `${kind} created inside an AsyncLocalStorage context: it keeps that request's store alive as long as it lives${timer ? ` (${timer})` : ''}`,
+    short: `captured the store${timer ? `; ${timer}` : ''}`,
   };
+}
+
+/** "an" before a vowel sound (an AsyncResource, an HTTP/2 session), else "a". */
+export function article(word: string): 'a' | 'an' {
+  return /^([aeiou]|HTTP)/i.test(word) && !/^(u[bcfhjkqrstn][aeiou]|one)/i.test(word) ? 'an' : 'a';
 }
 
 /** One label per hop at most (undefined where nothing is recognised), in chain order. */

@@ -19,6 +19,7 @@
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import { backlogFindings, drainingWork, throughPendingWork } from './backlog-findings.js';
+import { foldSharedHolders } from './fold-findings.js';
 import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 import { signatureGrowthFindings } from './signature-growth.js';
 import { bornPerInterval, growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
@@ -48,6 +49,11 @@ export interface Finding {
   readonly drained?: boolean;
   /** Growth findings: of the retained size, ArrayBuffer backing stores (bytes outside the JS heap). */
   readonly externalSize?: number;
+  /**
+   * Other growth findings held by the same lasting holder (fold-findings.ts): one root cause, so one
+   * finding; each member is kept whole.
+   */
+  readonly members?: readonly Finding[];
 }
 
 /** The figures the rules were measured against (docs/diagnosis-model.md). */
@@ -157,7 +163,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     ? signatureGrowthFindings(diff, { work, significance: sig, ...(input.elapsedMs ? { elapsedMs: input.elapsedMs } : {}), ...(input.unitCount ? { unitCount: input.unitCount } : {}) })
     : diff.sameProcess ? growthFindings(ctx) : [];
   const classified = growth.map((f) => throughPendingWork(diff, f));
-  const kept = classified.filter((f) => f.kind !== 'backlog');
+  // Ids tell which hops existed before the series: groups hanging on the same old holder are one cause.
+  const firstMaxId = diff.mode === 'ids' ? Math.min(...diff.snapshots.map((s) => s.maxId)) : undefined;
+  const kept = foldSharedHolders(classified.filter((f) => f.kind !== 'backlog'), firstMaxId);
   const held = classified.filter((f) => f.kind === 'backlog');
   const backlog = diff.sameProcess ? [...held, ...backlogFindings(ctx, [...held, ...kept])] : [];
   // Bytes weighed where they live: in the lasting groups, backing stores against JS objects; without

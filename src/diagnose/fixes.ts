@@ -25,11 +25,11 @@ function asyncContextFix(className: string, chain: readonly ChainHop[]): string 
   // inside the request.
   const library = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(chain[resource]?.label?.text ?? '')?.[1];
   if (library && !owner) {
-    return `a ${library} timer (${what}) was started inside a request's AsyncLocalStorage context and keeps that request's store — the ${className} and everything it reaches — alive: create the ${library} client once at process scope, outside any request (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()), and make its first call there too (its timers start lazily), or close the client at the end of each turn`;
+    return `a ${library} timer (${what}) started inside a request's AsyncLocalStorage context keeps that request's ${className} alive: create the ${library} client once at process scope (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()) and make its first call there too (its timers start lazily), or close the client at the end of each turn`;
   }
   if (owner || !/Timeout|Immediate/.test(what)) {
     const internals = owner ? `${owner.node.className} @${owner.node.id} and its ${what}` : what;
-    return `this client's long-lived internals (${internals}) were created inside a request's AsyncLocalStorage context and keep its store — the ${className} and everything it reaches — alive: create the client once at process scope, outside any request (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()), or close it at the end of each turn`;
+    return `a client's internals (${internals}) created inside a request's AsyncLocalStorage context keep that request's ${className} alive: create the client once at process scope (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()), or close it at the end of each turn`;
   }
   return `a ${what} created inside a request's AsyncLocalStorage context keeps that request's store (and everything it reaches) alive: clear the timer when the request ends, or create it at process scope — at startup, or inside AsyncLocalStorage.snapshot()/als.exit() — so it captures no request context`;
 }

@@ -180,7 +180,7 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
       evidence: [
         growthEvidence(c.className, count, born, row, c.paths),
         ...(external ? [`${Math.round((100 * c.externalSize) / c.retainedSize)}% of what they retain is ArrayBuffer backing stores (Buffers): memory outside the JS heap`] : []),
-        ...(few ? [`a ${few}: a process needs a handful, and every interval added more that stayed`] : []),
+        ...(few ? [`a process needs only a handful of ${c.className} objects (${few}), yet every interval added more that stayed`] : []),
       ],
       born,
       externalSize: c.externalSize,

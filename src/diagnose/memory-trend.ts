@@ -206,6 +206,8 @@ export function describeTrend(trend: MemoryTrend): string {
   const hourly = trend.durationMs >= RATE_WINDOW_MS;
   const change = (fit: Fit & { bytesPerHour: number }): string => `${signedBytes(fit.riseBytes)}${hourly ? ` (${signedBytes(fit.bytesPerHour)}/hour)` : ''}`;
   const parts = [`RSS ${change(trend.rss)}`, ...(trend.parts ?? []).map((p) => `${p.part} ${change(p)}`)];
-  const what = trend.growing.length === 0 ? 'nothing grows beyond the noise' : `growing: ${trend.growing.join(', ')}`;
-  return `memory timeline over ${Math.round(trend.durationMs / 1000)} s (${trend.samples} samples, least-squares change): ${parts.join(', ')}; ${what}`;
+  // Said of the timeline only: with no part above its GC noise the totals cannot tell either way, which
+  // never contradicts growth the snapshots found object by object.
+  const what = trend.growing.length === 0 ? 'the totals alone cannot tell growth from GC noise here' : `growing: ${trend.growing.join(', ')}`;
+  return `memory timeline over ${Math.round(trend.durationMs / 1000)} s (${trend.samples} samples, fitted): ${parts.join(', ')}; ${what}`;
 }

@@ -15,6 +15,8 @@ import type { Diagnosis, Finding, ModelFigures, Verdict } from '../diagnose/diag
 import { buildDiffDocument } from './diff-report.js';
 import type { Block, ReportDocument } from './document.js';
 import { formatBytes, formatBytesDelta, formatCount, formatCountDelta } from './format.js';
+import { diagnosisBlocks } from './diagnosis-report.js';
+import { readablePaths } from './paths.js';
 
 export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
   readonly gates: readonly GateResult[];
@@ -62,14 +64,24 @@ function memoryText(p: Preflight): string {
   return parts.join('; ');
 }
 
-/** The plan, before any signal: what the target is and what will be done to it. */
-export function planLines(p: Preflight, work: string): string[] {
+/** The plan, before any signal: what the target is and what will be done to it (two lines unless `verbose`). */
+export function planLines(p: Preflight, work: string, verbose = true): string[] {
   const f = p.flags;
   const inspector = f.inspectAtStart
     ? `started with --inspect (${f.host}:${f.port}): use that inspector and leave it open`
     : p.signal.refusal
       ? `REFUSED: ${p.signal.refusal}`
       : `SIGUSR1 is caught: send it, find the port pid ${p.pid} itself opens (${f.port === 0 ? 'a random port' : `${f.host}:${f.port} expected`}), check process.pid, close it when done`;
+  if (!verbose) {
+    const what = p.isNode ? `node, uid ${p.uid.target}` : 'NOT node';
+    const how = f.inspectAtStart ? `its --inspect inspector (${f.host}:${f.port}), left open` : p.signal.refusal ? `REFUSED: ${p.signal.refusal}` : 'SIGUSR1 opens its inspector, closed when done';
+    return [
+      `plan for pid ${p.pid} (${what}): ${how}`,
+      `  work       ${readablePaths(work)}`,
+      `  memory     ${memoryText(p)}`,
+      ...p.refusals.map((r) => `  REFUSED    ${r}`),
+    ];
+  }
   return [
     `plan for pid ${p.pid}`,
     `  process    ${p.isNode ? 'node' : 'NOT node'}: ${(p.exe ?? '?')} ${p.argv.slice(1).join(' ')}`.slice(0, 160),
@@ -89,7 +101,14 @@ export function connectionLine(endpoint: InspectorEndpoint, info: TargetInfo): s
   return `  connected  ${how}; process.pid ${info.pid}, node ${info.nodeVersion}`;
 }
 
-export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, estimate: SnapshotEstimate, headroom: HeadroomCheck): string[] {
+export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, estimate: SnapshotEstimate, headroom: HeadroomCheck, verbose = true): string[] {
+  if (!verbose) {
+    const ok = headroom.headroomBytes === undefined ? 'headroom unknown' : headroom.ok ? 'headroom ok' : 'NOT ENOUGH headroom';
+    return [
+      connectionLine(endpoint, info),
+      `  heap       ${formatBytes(estimate.heapUsedBytes)} used: ~${seconds(estimate.pauseMs)} paused and up to ~${formatBytes(estimate.nativeBytes)} native per snapshot; ${ok}`,
+    ];
+  }
   const room = headroom.headroomBytes === undefined
     ? `unknown (no cgroup limit or MemAvailable readable) against ~${formatBytes(headroom.neededBytes)} needed`
     : `${formatBytes(headroom.headroomBytes)} free against ~${formatBytes(headroom.neededBytes)} needed: ${headroom.ok ? 'ok' : 'NOT ENOUGH'}`;
@@ -137,14 +156,43 @@ export function sparkline(values: readonly number[], width = 48): string {
 
 type SampleField = 'rss' | 'heapUsed' | 'external' | 'arrayBuffers';
 
-/** One sparkline row a measure: `rss        ▁▂▃▅▇█  45.1 MiB → 52.0 MiB (+6.9 MiB)`. */
+/** Columns of a timeline row's sparkline: every row spans the same time, so the rows line up. */
+const TIMELINE_WIDTH = 40;
+
+/**
+ * `values` at times `ts` in `width` buckets of equal time over [from, to]: each bucket the mean of its
+ * readings, a bucket without one the reading before it (a measure read less often than RSS).
+ */
+function onTimeAxis(ts: readonly number[], values: readonly number[], from: number, to: number, width: number): number[] {
+  const sums = new Array<number>(width).fill(0), counts = new Array<number>(width).fill(0);
+  const span = Math.max(1, to - from);
+  ts.forEach((t, i) => {
+    const k = Math.min(width - 1, Math.max(0, Math.floor(((t - from) / span) * width)));
+    sums[k]! += values[i]!;
+    counts[k]!++;
+  });
+  const out: number[] = [];
+  let previous = values[0]!;
+  for (let k = 0; k < width; k++) {
+    if (counts[k]! > 0) previous = sums[k]! / counts[k]!;
+    out.push(previous);
+  }
+  return out;
+}
+
+/** One sparkline row a measure, all on one time axis: `rss          ▁▂▃▅▇█  45.1 MiB → 52.0 MiB (+6.9 MiB)`. */
 export function timelineLines(samples: readonly MemorySample[], fields: readonly SampleField[] = ['rss', 'heapUsed', 'external', 'arrayBuffers']): string[] {
   const lines: string[] = [];
+  if (samples.length < 2) return lines;
+  const from = samples[0]!.t, to = samples[samples.length - 1]!.t;
+  const width = Math.min(TIMELINE_WIDTH, samples.length);
   for (const field of fields) {
-    const values = samples.map((s) => s[field]).filter((v): v is number => v !== undefined);
-    if (values.length < 2) continue;
+    const read = samples.filter((s) => s[field] !== undefined);
+    if (read.length < 2) continue;
+    const values = read.map((s) => s[field]!);
     const first = values[0]!, last = values[values.length - 1]!;
-    lines.push(`${field.padEnd(12)} ${sparkline(values)}  ${formatBytes(first)} → ${formatBytes(last)} (${formatBytesDelta(last - first)})`);
+    const line = sparkline(onTimeAxis(read.map((s) => s.t), values, from, to, width), width);
+    lines.push(`${field.padEnd(12)} ${line}  ${formatBytes(first)} → ${formatBytes(last)} (${formatBytesDelta(last - first)})`);
   }
   return lines;
 }
@@ -167,31 +215,33 @@ function counterText(out: AttachOutput): string | undefined {
     return v === undefined || before === undefined ? '?' : formatCountDelta(v - before);
   });
   const unit = out.capture.unitCount;
-  const rates = !unit ? 'no per-unit rates' : unit.source === 'counter' ? `per-unit rates over its ${formatCount(unit.count)} units` : `per-unit rates over --unit-count ${formatCount(unit.count)}`;
-  return `${counter.expression}: ${values.map((v) => (v === undefined ? '?' : formatCount(v))).join(' → ')} (${steps.join(', ')} per interval; ${rates})`;
+  const rates = !unit ? 'no per-unit rates' : unit.source === 'counter' ? `${formatCount(unit.count)} units for the per-unit rates` : `per-unit rates over --unit-count ${formatCount(unit.count)}`;
+  return `${counter.expression}: ${values.map((v) => (v === undefined ? '?' : formatCount(v))).join(' → ')} (${steps.join(', ')}; ${rates})`;
 }
 
-export function buildAttachDocument(out: AttachOutput, options: { top: number; groups?: number }, diagnosis?: Diagnosis): ReportDocument {
+export function buildAttachDocument(out: AttachOutput, options: { top: number; groups?: number; verbose?: boolean }, diagnosis?: Diagnosis): ReportDocument {
   const c = out.capture;
   const pauses = out.snapshots.map((s) => (s.durationMs === undefined ? '?' : seconds(s.durationMs))).join(', ');
   const counter = counterText(out);
   const span = out.samples.length > 1 ? out.samples[out.samples.length - 1]!.t - out.samples[0]!.t : 0;
-  const blocks: Block[] = [
-    {
-      kind: 'fields',
-      rows: [
-        ['target', `pid ${out.target.pid}, node ${out.target.nodeVersion}`],
-        ['inspector', `${c.inspector.how === 'sigusr1' ? 'opened by SIGUSR1' : c.inspector.how === 'explicit' ? 'given' : 'already listening'} on ${c.inspector.host}:${c.inspector.port}; ${c.inspector.note}`],
-        ['capture', `${c.taken} of ${c.requested} snapshots, ${paceText(c)}, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`],
-        ...(counter === undefined ? [] : [['counter', counter] as const]),
-        ['paused', `${pauses} (GC + snapshot, each)`],
-        ['leakhunt RSS', `capture peak ${formatBytes(out.leakhunt.captureRssPeak)}${out.leakhunt.analysisRssPeak === undefined ? '' : `, analysis peak ${formatBytes(out.leakhunt.analysisRssPeak)}`}`],
-      ],
-    },
-    { kind: 'heading', text: `Memory timeline (${out.samples.length} samples over ${seconds(span)})` },
-    { kind: 'code', lines: timelineLines(out.samples) },
+  const rss = `leakhunt's peak RSS ${formatBytes(out.leakhunt.captureRssPeak)} capturing${out.leakhunt.analysisRssPeak === undefined ? '' : `, ${formatBytes(out.leakhunt.analysisRssPeak)} analysing`}`;
+  const how = c.inspector.how === 'sigusr1' ? 'opened by SIGUSR1' : c.inspector.how === 'explicit' ? 'given' : 'already listening';
+  const left = c.inspector.inspectorClosed ? 'closed again' : c.inspector.note;
+  const rows: (readonly [string, string])[] = [
+    ['target', `pid ${out.target.pid}, node ${out.target.nodeVersion}; inspector ${c.inspector.host}:${c.inspector.port} ${how}, ${left}`],
+    ['capture', readablePaths(`${c.taken} of ${c.requested} snapshots, ${paceText(c)}, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`)],
+    ...(counter === undefined ? [] : [['counter', counter] as const]),
+    ['paused', `${pauses} (GC + snapshot, each); ${rss}`],
   ];
+  const timeline: Block = { kind: 'code', lines: [`Memory timeline (${out.samples.length} samples over ${seconds(span)})`, ...timelineLines(out.samples)] };
+  // The answer first (the verdict and findings that open the diff document), then how it was captured:
+  // the capture's facts joined with the series' sizes in one field list, then the timeline.
   const diff = { ...out, snapshots: out.snapshots } as DiffResult;
-  blocks.push(...buildDiffDocument(diff, out.gates, options, diagnosis));
-  return blocks;
+  const rest = buildDiffDocument(diff, out.gates, { ...options, series: 'sizes' }, diagnosis);
+  const answer = diagnosis ? diagnosisBlocks(diagnosis, options.verbose ? { verbose: true } : {}).length : 0;
+  const sizes = rest[answer];
+  const facts: Block[] = sizes?.kind === 'fields'
+    ? [{ kind: 'fields', rows: [...rows, ...sizes.rows] }, timeline]
+    : [{ kind: 'fields', rows }, timeline, ...(sizes ? [sizes] : [])];
+  return [...rest.slice(0, answer), ...facts, ...rest.slice(answer + 1)];
 }

@@ -57,3 +57,43 @@ export function chainLines(chain: readonly ChainHop[], indent = '  '): string[] 
   });
   return lines;
 }
+
+/** `1 hop` / `12 hops`. */
+function hops(n: number): string {
+  return `${n} hop${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * A chain folded to the hops that matter, one string (the terminal wraps it): the object, the first hop of
+ * each label kind (the async-context store and the resource that captured it, a native holder, a framework
+ * object), the anchor — the first hop that was there before the first snapshot (id ≤ `firstMaxId`), what
+ * the growth hangs on — and the root, with `… N hops …` between. Full chains: chainLines (--verbose).
+ */
+export function foldedChainText(chain: readonly ChainHop[], firstMaxId?: number): string {
+  if (chain.length === 0) return '(no path to a GC root: unreachable)';
+  const keep = new Set<number>([0, chain.length - 1]);
+  const kinds = new Set<string>();
+  let anchor = -1;
+  chain.forEach((hop, i) => {
+    if (hop.label && !kinds.has(hop.label.kind)) {
+      kinds.add(hop.label.kind);
+      keep.add(i);
+    }
+    if (anchor < 0 && i > 0 && i < chain.length - 1 && firstMaxId !== undefined && hop.node.id <= firstMaxId && hop.node.type !== 'synthetic') anchor = i;
+  });
+  if (anchor > 0) keep.add(anchor);
+  const parts: string[] = [];
+  let last = -1;
+  for (const i of [...keep].sort((a, b) => a - b)) {
+    if (i - last > 1) parts.push(`… ${hops(i - last - 1)} …`);
+    const hop = chain[i]!;
+    const held = i > 0 ? chain[i - 1]!.edge : null;
+    const via = held && i === anchor ? `${formatEdgeName(held)} of ` : '';
+    // A framework object is named by its class; the store, the resource and native holders say what they are.
+    const said = hop.label && hop.label.kind !== 'framework' ? hop.label.short ?? hop.label.text : undefined;
+    const note = said ? ` (${said})` : i === anchor ? ' (there before the first snapshot)' : '';
+    parts.push(`${via}${hopText(hop)}${note}`);
+    last = i;
+  }
+  return parts.join(' ← ');
+}

@@ -5,9 +5,10 @@
 import type { ClassDiffRow, DiffResult, SignatureGroup, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import type { GateResult } from '../diagnose/gates.js';
 import type { Diagnosis } from '../diagnose/diagnose.js';
-import { diagnosisBlocks } from './diagnosis-report.js';
+import { diagnosisBlocks, shownSignatures } from './diagnosis-report.js';
 import type { Block, ReportDocument } from './document.js';
-import { chainLines } from './chain-lines.js';
+import { chainLines, foldedChainText } from './chain-lines.js';
+import { readablePaths } from './paths.js';
 import { formatBytes, formatBytesDelta, formatCount, formatCountDelta } from './format.js';
 import { truncate } from './analyze-report.js';
 
@@ -16,6 +17,10 @@ export interface DiffReportOptions {
   readonly top: number;
   /** Survivor groups to show (the result may hold more, for the diagnosis). */
   readonly groups?: number;
+  /** Full chains and paths everywhere, and the new/deleted columns (--verbose). */
+  readonly verbose?: boolean;
+  /** `sizes`: only the live size and object counts (attach says how the series was taken). */
+  readonly series?: 'full' | 'sizes';
 }
 
 function seriesText(values: readonly number[], format: (n: number) => string): string {
@@ -25,7 +30,7 @@ function seriesText(values: readonly number[], format: (n: number) => string): s
 }
 
 function classTable(rows: readonly ClassDiffRow[], snapshots: number, sameProcess: boolean): Block {
-  const everyHeader = snapshots >= 3 ? ['every interval'] : [];
+  const everyHeader = snapshots >= 3 ? ['each step'] : [];
   return {
     kind: 'table',
     title: `Classes by size growth (${rows.length} shown)`,
@@ -43,31 +48,23 @@ function classTable(rows: readonly ClassDiffRow[], snapshots: number, sameProces
   };
 }
 
-function groupBlocks(group: SurvivorGroup, rank: number, intervals: number, chainShown: boolean): Block[] {
+function groupBlocks(group: SurvivorGroup, rank: number, intervals: number, chainShown: boolean, verbose: boolean, firstMaxId?: number): Block[] {
   const rate = intervals > 0 ? `, +${formatCount(group.growthPerInterval)} per interval` : '';
   const every = group.grewEveryInterval === true ? ', grew in every interval' : '';
+  const head = `${rank}. ${group.className} × ${formatCount(group.count)} (retains ${formatBytes(group.retainedSize)}${rate}${every})`;
+  if (!verbose) return [{ kind: 'lines', lines: chainShown ? [`${head}: held by a finding above`] : [head, readablePaths(`   chain: ${foldedChainText(group.chain, firstMaxId)}`)] }];
   return [
-    {
-      kind: 'lines',
-      lines: [
-        `${rank}. ${group.className} × ${formatCount(group.count)} (retains ${formatBytes(group.retainedSize)}${rate}${every})`,
-        `   path: ${group.signature}`,
-      ],
-    },
+    { kind: 'lines', lines: [head, `   path: ${group.signature}`] },
     ...(chainShown ? [] : [{ kind: 'code', lines: chainLines(group.chain, '   ') } as const]),
   ];
 }
 
-function signatureBlocks(group: SignatureGroup, rank: number, chainShown: boolean): Block[] {
+function signatureBlocks(group: SignatureGroup, rank: number, chainShown: boolean, verbose: boolean): Block[] {
   const every = group.grewEveryInterval === true ? ', grew in every interval' : '';
+  const head = `${rank}. ${group.className}: ${seriesText(group.counts, formatCount)} alive (${formatCountDelta(group.countDelta)}, ${formatBytesDelta(group.sizeDelta)} self${every}; together they retain ${formatBytes(group.retainedSize)} in the last snapshot)`;
+  if (!verbose) return [{ kind: 'lines', lines: chainShown ? [`${head}: held by a finding above`] : [head, readablePaths(`   chain: ${foldedChainText(group.chain)}`)] }];
   return [
-    {
-      kind: 'lines',
-      lines: [
-        `${rank}. ${group.className}: ${seriesText(group.counts, formatCount)} alive (${formatCountDelta(group.countDelta)}, ${formatBytesDelta(group.sizeDelta)} self${every}; together they retain ${formatBytes(group.retainedSize)} in the last snapshot)`,
-        `   path: ${group.signature}`,
-      ],
-    },
+    { kind: 'lines', lines: [head, `   path: ${group.signature}`] },
     ...(chainShown ? [] : [{ kind: 'code', lines: chainLines(group.chain, '   ') } as const]),
   ];
 }
@@ -99,32 +96,47 @@ export function buildDiffDocument(
   const { snapshots } = result;
   const first = snapshots[0]!, last = snapshots[snapshots.length - 1]!;
   const intervals = snapshots.length - 1;
-  const blocks: Block[] = [
+  const verbose = options.verbose === true;
+  const firstMaxId = result.mode === 'ids' ? Math.min(...snapshots.map((s) => s.maxId)) : undefined;
+  // The answer first: the verdict and its findings, then the facts of the series behind it.
+  const blocks: Block[] = diagnosis ? diagnosisBlocks(diagnosis, { verbose, ...(firstMaxId === undefined ? {} : { firstMaxId }) }) : [];
+  blocks.push(
     {
       kind: 'fields',
       rows: [
-        ['snapshots', `${snapshots.length}${seriesNote(result)}`],
-        ...(last.nodeVersion ? [['node', last.nodeVersion] as const] : []),
+        ...(options.series === 'sizes' ? [] : [['snapshots', `${snapshots.length}${seriesNote(result)}`] as const]),
+        ...(last.nodeVersion && options.series !== 'sizes' ? [['node', last.nodeVersion] as const] : []),
         ['live size', `${formatBytes(first.totalSize)} → ${formatBytes(last.totalSize)} (${formatBytesDelta(result.growth)}${intervals > 1 ? `, ${formatBytesDelta(result.growth / intervals)} per interval` : ''})`],
         ['objects', seriesText(snapshots.map((s) => s.nodeCount), formatCount)],
       ],
     },
-  ];
+  );
   if (result.warnings.length > 0) blocks.push({ kind: 'lines', tone: 'warn', lines: result.warnings.map((w) => `warning: ${w}`) });
-  if (diagnosis) blocks.push(...diagnosisBlocks(diagnosis));
   const grown = result.classes.filter((c) => c.sizeDelta > 0 || c.countDelta > 0).slice(0, options.top);
-  blocks.push(classTable(grown, snapshots.length, result.sameProcess));
+  blocks.push(classTable(grown, snapshots.length, result.sameProcess && verbose));
+  // A group a finding shows, or one whose chain runs through a finding's own object, is accounted for.
+  const signatures0 = shownSignatures(diagnosis);
+  const objects = new Set(diagnosis?.findings.flatMap((f) => [f, ...(f.members ?? [])]).flatMap((f) => (f.chain[0] ? [f.chain[0].node.id] : [])));
+  const shown = { has: (g: { signature: string | null; chain: readonly { node: { id: number } }[] }): boolean => signatures0.has(g.signature) || g.chain.some((h) => objects.has(h.node.id)) };
   const survivors = result.survivors;
-  if (survivors) {
+  if (survivors && !verbose && survivors.groups.slice(0, options.groups ?? survivors.groups.length).every((g) => shown.has(g))) {
+    // Every group shown is a finding's or held by one: one line says so.
+    const n = Math.min(survivors.groups.length, options.groups ?? survivors.groups.length);
+    blocks.push({ kind: 'lines', lines: [`Survivors: ${formatCount(survivors.count)} objects (${formatBytes(survivors.size)}) born after the first snapshot and alive in the last${n > 0 ? `; the ${n === 1 ? 'largest group is' : `${n} largest groups are`} held by the findings above` : ''}`] });
+  } else if (survivors) {
     blocks.push({
       kind: 'heading',
       text: `Survivors: ${formatCount(survivors.count)} objects (${formatBytes(survivors.size)}) born after the first snapshot and alive in the last`,
     });
     if (survivors.groups.length === 0) blocks.push({ kind: 'lines', tone: 'good', lines: ['none'] });
-    // Groups a finding already showed with its chain are listed by path only.
-    const shown = new Set(diagnosis?.findings.map((f) => f.signature));
-    survivors.groups.slice(0, options.groups ?? survivors.groups.length)
-      .forEach((g, i) => blocks.push(...groupBlocks(g, i + 1, intervals, shown.has(g.signature))));
+    // Groups a finding already showed are listed without their chain; without --verbose, one line each.
+    const lines: string[] = [];
+    survivors.groups.slice(0, options.groups ?? survivors.groups.length).forEach((g, i) => {
+      const group = groupBlocks(g, i + 1, intervals, shown.has(g), verbose, firstMaxId);
+      if (verbose) blocks.push(...group);
+      else lines.push(...group.flatMap((b) => (b.kind === 'lines' ? b.lines : [])));
+    });
+    if (lines.length > 0) blocks.push({ kind: 'lines', lines });
   }
   const signatures = result.signatures;
   if (signatures) {
@@ -133,9 +145,13 @@ export function buildDiffDocument(
       text: `Retainer paths that grew: ${formatCount(signatures.grownCount)} of ${formatCount(signatures.signatureCount)} (live objects along each path, per snapshot)`,
     });
     if (signatures.groups.length === 0) blocks.push({ kind: 'lines', tone: 'good', lines: ['none'] });
-    const shown = new Set(diagnosis?.findings.map((f) => f.signature));
-    signatures.groups.slice(0, options.groups ?? signatures.groups.length)
-      .forEach((g, i) => blocks.push(...signatureBlocks(g, i + 1, shown.has(g.signature))));
+    const lines: string[] = [];
+    signatures.groups.slice(0, options.groups ?? signatures.groups.length).forEach((g, i) => {
+      const group = signatureBlocks(g, i + 1, shown.has(g), verbose);
+      if (verbose) blocks.push(...group);
+      else lines.push(...group.flatMap((b) => (b.kind === 'lines' ? b.lines : [])));
+    });
+    if (lines.length > 0) blocks.push({ kind: 'lines', lines });
   }
   if (gates.length > 0) blocks.push(gateBlock(gates));
   return blocks;

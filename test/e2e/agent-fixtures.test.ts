@@ -293,7 +293,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
         assert.doesNotMatch(top0.className, /^(AsyncContextFrame|Timeout|Array|Object|Function|\(system\))$/, `top finding: ${top0.className}`);
         assert.ok(top0.chain.some((h) => h.label?.kind === 'async-context'), `the top finding's chain names the ALS store: ${render(top0.chain)}`);
         assert.ok(top0.chain.some((h) => h.label?.kind === 'async-resource' && h.node.className === 'Timeout'), 'and the Timeout that captured it');
-        assert.match(top0.fix, /client's long-lived internals \(InternalChannel @\d+ and its Timeout\)|create the @grpc\/grpc-js client once at process scope/);
+        assert.match(top0.fix, /client's internals \(InternalChannel @\d+ and its Timeout\)|create the @grpc\/grpc-js client once at process scope/);
         const mentions = out.findings.flatMap((f) => [f.className, ...(f.alsoHeld ?? [])]).join(', ');
         assert.match(mentions, /CompiledStateGraph/, `the compiled graphs are part of the findings: ${mentions}`);
 

@@ -50,7 +50,8 @@ test('analyze --top all of an empty node process lists every class, in every for
   const all = JSON.parse(every.stdout) as { dominators: unknown[] };
   assert.ok(all.dominators.length > 10_000, `every object with --objects all, got ${all.dominators.length}`);
 
-  const text = await runCli(['analyze', first, '--top', 'all', '--objects', 'all'], { timeoutMs: LIMIT_MS });
+  // Wide enough that no class name is cut with … (at the default 100 columns long names are).
+  const text = await runCli(['analyze', first, '--top', 'all', '--objects', 'all'], { timeoutMs: LIMIT_MS, env: { COLUMNS: '1000' } });
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, new RegExp(`Top ${out.classCount} of ${out.classCount} classes by retained size`));
   const rows = textTableRows(text.stdout, /^Top \d+ of \d+ classes/);

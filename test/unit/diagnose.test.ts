@@ -123,7 +123,9 @@ test('growth in proportion to the work: an interval that added far less than its
 
 test('every independent group that grows with the work is a finding, however small its share', () => {
   const sessions = group('Session', [0, 2000, 4000], 4_000_000);
-  const listener = { ...group('onShutdown()', [0, 100, 200], 40_000), signature: 'onShutdown() ← Array[] ← Object._events ← EventEmitter.bus' };
+  // Independent: held by another array than the sessions' (groups on one lasting holder fold into one finding).
+  const own = group('onShutdown()', [0, 100, 200], 40_000);
+  const listener = { ...own, signature: 'onShutdown() ← Array[] ← Object._events ← EventEmitter.bus', chain: own.chain.map((h, i) => (i === 1 || i === 2 ? { ...h, node: { ...h.node, id: h.node.id + 20 } } : h)) };
   const d = diagnose({ diff: diffOf([row('Session', [0, 2000, 4000], undefined, 1000), row('onShutdown()', [1, 101, 201], undefined, 200)], [sessions, listener]) });
   assert.equal(d.verdict, 'leak');
   assert.deepEqual(d.findings.map((f) => f.className), ['Session', 'onShutdown()']);

@@ -15,6 +15,7 @@ import { AttachError, UsageError } from '../../errors.js';
 import { connectedLines, planLines } from '../../report/attach-report.js';
 import { formatBytes } from '../../report/format.js';
 import { parseDuration } from '../parse-options.js';
+import { wrapLine } from '../wrap-lines.js';
 
 export interface TargetFlags {
   port?: string;
@@ -56,9 +57,11 @@ export function targetAddressOf(pidArg: string | undefined, flags: TargetFlags):
   };
 }
 
-/** Lines on stderr; the plan's lines are indented under its `leakhunt: plan for pid N` head. */
+/** Lines on stderr, wrapped to its width; the plan's lines are indented under its `leakhunt: plan for pid N` head. */
 export function printLines(lines: readonly string[]): void {
-  if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
+  const width = process.stderr.isTTY && process.stderr.columns ? process.stderr.columns : 100;
+  const wrapped = lines.flatMap((line) => wrapLine(line, width, line.startsWith('  ') ? 13 : 4));
+  if (wrapped.length > 0) process.stderr.write(`${wrapped.join('\n')}\n`);
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -112,13 +115,13 @@ export function installStopSignals(what: string, state: () => string | undefined
 
 /** Opens the target with the plan on stderr; `endpoint` is set as soon as an inspector is found. */
 export async function openWithPlan(
-  address: TargetAddress & { timeoutMs: number }, work: string, seen: { endpoint?: InspectorEndpoint; preflight?: Preflight },
+  address: TargetAddress & { timeoutMs: number }, work: string, seen: { endpoint?: InspectorEndpoint; preflight?: Preflight }, verbose = true,
 ): Promise<OpenedTarget> {
   return openTarget({
     ...address,
     onPreflight: (p) => {
       seen.preflight = p;
-      const [head, ...rest] = planLines(p, work);
+      const [head, ...rest] = planLines(p, work, verbose || p.refusals.length > 0);
       printLines([`leakhunt: ${head}`, ...rest]);
     },
     onEndpoint: (e) => {
@@ -135,12 +138,12 @@ export interface SnapshotAssessment {
 }
 
 /** The second half of the plan; throws AttachError (after the caller's detach) when there is no room and no --force. */
-export function assessSnapshot(opened: OpenedTarget, force: boolean): SnapshotAssessment {
+export function assessSnapshot(opened: OpenedTarget, force: boolean, verbose = true): SnapshotAssessment {
   const { session, preflight } = opened;
   const estimate = estimateSnapshot(session.info.memoryUsage.heapUsed);
   const headroom = checkHeadroom(preflight?.memory.headroomBytes, estimate);
   if (!preflight) printLines([`leakhunt: plan for the inspector at ${session.endpoint.host}:${session.endpoint.port} (no local pid: no /proc checks)`]);
-  printLines(connectedLines(session.endpoint, session.info, estimate, headroom));
+  printLines(connectedLines(session.endpoint, session.info, estimate, headroom, verbose || !headroom.ok));
   if (!headroom.ok) {
     const msg = `not enough memory for a heap snapshot of pid ${session.info.pid}: ~${formatBytes(headroom.neededBytes)} needed, ${formatBytes(headroom.headroomBytes ?? 0)} free`;
     if (!force) throw new AttachError(`${msg} (it could be OOM-killed); --force to take it anyway`);

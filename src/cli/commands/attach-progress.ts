@@ -1,7 +1,8 @@
 // Capture progress on stderr: the phases of each snapshot (forced GC, V8's generation progress, bytes
 // written), the wait for the next one (a countdown, or the counter's units so far) with the latest
-// memory sample, and notes. After each snapshot, what it cost beside the plan's estimate. On a TTY one line
-// is rewritten in place; in a log, a line per phase and quarter, and one per wait.
+// memory sample, and notes. On a TTY one line is rewritten in place, and each snapshot leaves one line;
+// in a log, one line per snapshot and the notes, nothing else. With --verbose, after each snapshot what it
+// cost beside the plan's estimate, and in a log a line per phase, quarter and wait as well.
 
 import type { CapturedSnapshot, SnapshotPhase } from '../../attach/capture.js';
 import type { MemorySample } from '../../attach/memory-sampler.js';
@@ -9,6 +10,7 @@ import type { SnapshotEstimate } from '../../attach/snapshot-cost.js';
 import type { WaitProgress } from '../../attach/wait-next.js';
 import { measuredLine } from '../../report/attach-report.js';
 import { formatBytes, formatCount } from '../../report/format.js';
+import { readablePath } from '../../report/paths.js';
 
 export interface CaptureProgress {
   onPhase(index: number, phase: SnapshotPhase, progress: { done?: number; total?: number; bytes?: number }): void;
@@ -22,7 +24,7 @@ export interface CaptureProgress {
   done(): void;
 }
 
-export function createCaptureProgress(enabled: boolean, total: number, stream: NodeJS.WriteStream = process.stderr): CaptureProgress {
+export function createCaptureProgress(enabled: boolean, total: number, stream: NodeJS.WriteStream = process.stderr, verbose = false): CaptureProgress {
   const tty = stream.isTTY === true;
   let live = false;
   let lastKey = '';
@@ -30,6 +32,7 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
   let estimate: SnapshotEstimate | undefined;
   const show = (line: string, key: string): void => {
     if (!enabled) return;
+    if (!tty && !verbose) return; // a log gets the snapshots and the notes only
     if (tty) {
       stream.write(`\r\x1b[K${line}`);
       live = true;
@@ -59,8 +62,8 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
     onSnapshot(s) {
       if (!enabled) return;
       clear();
-      stream.write(`leakhunt: snapshot ${s.index} of ${total}: ${formatBytes(s.bytes)} in ${(s.durationMs / 1000).toFixed(1)} s → ${s.file}\n`);
-      stream.write(`${measuredLine(s, estimate)}\n`);
+      stream.write(`leakhunt: snapshot ${s.index} of ${total}: ${formatBytes(s.bytes)}, paused ${(s.durationMs / 1000).toFixed(1)} s → ${readablePath(s.file)}\n`);
+      if (verbose) stream.write(`${measuredLine(s, estimate)}\n`);
       lastKey = '';
     },
     onWait(next, wait) {

@@ -36,6 +36,7 @@ interface AttachFlags extends TargetFlags, SeriesReportFlags, PacingFlags {
   sampleEvery: string;
   out?: string;
   force?: boolean;
+  verbose?: boolean;
 }
 
 function defaultOutDir(pid: number): string {
@@ -75,6 +76,7 @@ export function registerAttach(program: Command, globals: () => GlobalOptions, s
     .option('--markdown', 'print Markdown')
     .option('--progress', 'show progress on stderr even with --json')
     .option('--no-progress', 'never show progress')
+    .option('--verbose', 'the whole plan, each snapshot\'s measured cost, the analysis phases, and every chain in full')
     .option('--unit-count <n>', 'units of work (turns, requests) the target did between the first and the last snapshot, for per-unit rates (overrides --counter)');
   addTargetOptions(addGateOptions(command))
     .addHelpText('after', `
@@ -110,6 +112,7 @@ the plan printed first says for about how long.`)
       const format = formatOf(flags);
       const showProgress = wantsProgress(cmd, flags.progress, format === 'text');
       const force = flags.force === true;
+      const verbose = flags.verbose === true;
       // Where the files go is checked before any signal when the pid is known (it names them).
       let outDir = flags.out ?? (address.pid === undefined ? '' : defaultOutDir(address.pid));
       const placeOf = (stem: string): OutputPlace => checkOutputDir(outDir, seriesFiles(outDir, stem, count));
@@ -121,13 +124,13 @@ the plan printed first says for about how long.`)
       let capture: CaptureResult | undefined;
       let detach: DetachReport | undefined;
       const written: string[] = []; // complete snapshots, as they are taken
-      const progress = createCaptureProgress(showProgress, count);
+      const progress = createCaptureProgress(showProgress, count, process.stderr, verbose);
       try {
-        opened = await openWithPlan(address, work, seen);
+        opened = await openWithPlan(address, work, seen, verbose);
         const { session } = opened;
         try {
           if (!stop.signal.aborted) {
-            const { estimate } = assessSnapshot(opened, force);
+            const { estimate } = assessSnapshot(opened, force, verbose);
             progress.expect(estimate);
             const stem = String(address.pid ?? session.info.pid);
             if (address.pid === undefined) {
@@ -192,12 +195,13 @@ the plan printed first says for about how long.`)
 
       const captureRssPeak = readProcStatus('self').peakRssBytes;
       const peakReset = resetPeakRss();
-      const analysisProgress = createProgress(showProgress);
+      const analysisProgress = createProgress(showProgress, process.stderr, verbose);
       let label = 'reading';
       const diff = await diffSnapshotFiles(kept.map((s) => s.file), {
         groups: Math.max(groups, DIAGNOSIS_GROUPS),
         labelChain,
-        onSnapshot: (i, n) => (label = `analysing snapshot ${i + 1} of ${n}`),
+        // In a log one line says the analysis started; on a terminal (or with --verbose) one per snapshot.
+        onSnapshot: (i, n) => (label = process.stderr.isTTY || verbose ? `analysing snapshot ${i + 1} of ${n}` : `analysing the ${n} snapshots`),
         onBytes: (read, total) => analysisProgress.bytes(label, read, total),
         onPhase: (phase) => analysisProgress.phase(phase),
       });
@@ -249,11 +253,12 @@ the plan printed first says for about how long.`)
         leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },
       };
       if (format !== 'text') for (const w of diff.warnings) warn(w);
-      await writeResult(format, output, () => buildAttachDocument(output, { top, groups }, diagnosis), globals().noColor);
+      await writeResult(format, output, () => buildAttachDocument(output, { top, groups, verbose }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       const grows = diagnosis.verdict === 'leak' || diagnosis.verdict === 'external';
-      if (grows) process.stderr.write(`leakhunt: ${diagnosis.verdict.toUpperCase()}: ${diagnosis.evidence[0] ?? ''}\n`);
+      // Text output opens with the verdict; JSON and Markdown get it on stderr as well.
+      if (grows && format !== 'text') process.stderr.write(`leakhunt: ${diagnosis.verdict.toUpperCase()}: ${diagnosis.evidence[0] ?? ''}\n`);
       if (failed.length > 0 || grows) status.raise(ExitCode.leak);
     });
 }

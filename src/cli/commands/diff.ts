@@ -23,6 +23,7 @@ export interface SeriesReportFlags {
   maxClassGrowth: string[];
   maxSurvivorSize?: string;
   unitCount?: string;
+  verbose?: boolean;
 }
 
 interface DiffFlags extends SeriesReportFlags {
@@ -75,7 +76,8 @@ export function registerDiff(program: Command, globals: () => GlobalOptions, sta
     .option('--no-progress', 'never show progress')
     .option('--fail-on-leak', 'exit 1 when the verdict is "leak" or "external" (memory that grows with the work and stays)')
     .option('--across-processes', 'the snapshots are instances of one service (a leaking pod and a healthy one): compare them by retainer path and class')
-    .option('--unit-count <n>', 'units of work (turns, requests) done between the first and the last snapshot, for per-unit rates');
+    .option('--unit-count <n>', 'units of work (turns, requests) done between the first and the last snapshot, for per-unit rates')
+    .option('--verbose', 'every chain in full, each finding\'s evidence and path, the new/deleted columns, and the analysis phases');
   addGateOptions(command)
     .addHelpText('after', `
 Examples:
@@ -90,7 +92,8 @@ Examples:
       const limits = gateLimitsOf(flags);
       const format = formatOf(flags);
       const unitCount = flags.unitCount === undefined ? undefined : parseCount('--unit-count', flags.unitCount);
-      const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'));
+      const verbose = flags.verbose === true;
+      const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'), process.stderr, verbose);
       let label = 'reading';
       const result = await diffSnapshotFiles(files, {
         groups: Math.max(groups, DIAGNOSIS_GROUPS),
@@ -108,7 +111,7 @@ Examples:
         process.stderr.write('leakhunt: hint: if these are instances of one service (or one process), --across-processes compares them by retainer path\n');
       }
       const json = { ...result, verdict: diagnosis.verdict, evidence: diagnosis.evidence, findings: diagnosis.findings, ...(diagnosis.model ? { model: diagnosis.model } : {}), gates };
-      await writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups }, diagnosis), globals().noColor);
+      await writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups, verbose }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       if (failed.length > 0) status.raise(ExitCode.leak);

@@ -12,7 +12,7 @@ import { summarizeTrend } from '../../diagnose/memory-trend.js';
 import { UsageError } from '../../errors.js';
 import { connectionLine } from '../../report/attach-report.js';
 import { buildWatchSummary, sampleJson, sampleLine, summaryJson } from '../../report/watch-report.js';
-import { renderTerminal, terminalChalk } from '../render-terminal.js';
+import { outputWidth, renderTerminal, terminalChalk } from '../render-terminal.js';
 import { warn } from '../output.js';
 import { parseDuration } from '../parse-options.js';
 import type { GlobalOptions } from '../global-options.js';
@@ -83,6 +83,6 @@ Examples:
       if (result.endedBy === 'target-exited') warn(`pid ${pid} exited`);
       const watched = { ...result, trend: summarizeTrend(result.samples, result.headroomBytes) };
       if (json) process.stdout.write(`${JSON.stringify(summaryJson(pid, watched))}\n`);
-      else process.stdout.write(`\n${renderTerminal(buildWatchSummary(pid, watched), terminalChalk(process.stdout, globals().noColor))}`);
+      else process.stdout.write(`\n${renderTerminal(buildWatchSummary(pid, watched), terminalChalk(process.stdout, globals().noColor), outputWidth())}`);
     });
 }
