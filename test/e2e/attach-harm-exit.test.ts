@@ -49,7 +49,7 @@ test('the target exits during the interval wait: leakhunt ends in seconds, keeps
     const out = join(dir, 'capture');
     const target = await startTarget({ code: EXIT_ON_MARKER, nodeArgs: ['--inspect-port=0'], env: { MARKER: marker }, warmupMs: 200 });
     try {
-      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '60s', '--out', out, '--json', '--progress'], { timeoutMs: 90_000 });
+      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '60s', '--out', out, '--json', '--progress', '--verbose'], { timeoutMs: 90_000 });
       await cli.waitForStderr(/next snapshot \(2 of 2\) in/, 60_000);
       writeFileSync(marker, '');
       const exitAsked = Date.now();
@@ -92,7 +92,7 @@ test('the target exits while a forced GC is pending: leakhunt ends in seconds wi
     const out = join(dir, 'capture');
     const target = await startTarget({ code: EXIT_IN_BUSY_STRETCH, nodeArgs: ['--inspect-port=0'], env: { MARKER: marker }, warmupMs: 200 });
     try {
-      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '3', '--interval', '1s', '--out', out, '--json', '--progress'], { timeoutMs: 90_000 });
+      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '3', '--interval', '1s', '--out', out, '--json', '--progress', '--verbose'], { timeoutMs: 90_000 });
       await cli.waitForStderr(/snapshot 2 of 3: forced GC/, 60_000);
       writeFileSync(marker, '');
       const exitAsked = Date.now();
@@ -128,7 +128,7 @@ test('the target exits the moment a snapshot lets it go: leakhunt ends in second
     const target = await startTarget({ code: EXIT_AFTER_PAUSE, nodeArgs: ['--inspect-port=0'], warmupMs: 300 });
     try {
       const started = Date.now();
-      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '1s', '--out', out, '--json', '--progress'], { timeoutMs: 90_000 });
+      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '1s', '--out', out, '--json', '--progress', '--verbose'], { timeoutMs: 90_000 });
       const targetExit = exitCodeOf(target, 80_000);
       const code = await targetExit;
       const exitedAt = Date.now();

@@ -33,7 +33,7 @@ test('a second leakhunt on a target being captured exits 4 naming the first; the
   const target = await startTarget({ code: IDLE, nodeArgs: ['--inspect-port=0'], warmupMs: 200 });
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-harm-lock-'));
   try {
-    const first = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '60s', '--out', join(dir, 'first'), '--json', '--progress']);
+    const first = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '60s', '--out', join(dir, 'first'), '--json', '--progress', '--verbose']);
     await first.waitForStderr(/next snapshot \(2 of 2\) in/, 60_000);
     const port = target.listeningPorts();
     assert.equal(port.length, 1, 'the first one opened the inspector');
@@ -99,7 +99,7 @@ test('an inspector left open by a leakhunt killed with -9 is closed by the next 
     const r = await runCli(['watch', String(target.pid), '--heap', '--every', '200ms', '--for', '600ms'], { env });
     t.diagnostic(`the next watch ended ${Date.now() - started} ms after it started`);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, new RegExp(`the inspector on 127\\.0\\.0\\.1:${port[0]} was opened by leakhunt pid ${killed.child.pid}, which ended without closing it: it will be closed`));
+    assert.match(r.stderr.replace(/\n +/g, ' '), new RegExp(`the inspector on 127\\.0\\.0\\.1:${port[0]} was opened by leakhunt pid ${killed.child.pid}, which ended without closing it: it will be closed`));
     assert.match(r.stderr, /inspector: closed/);
     assert.deepEqual(target.listeningPorts(), [], 'closed');
     assert.deepEqual(readdirSync(lockDir), [], 'no lock left');

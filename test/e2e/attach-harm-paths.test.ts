@@ -122,7 +122,7 @@ test('SIGHUP to attach while a snapshot is taken (a terminal that closed): exit 
     nodeArgs: ['--inspect-port=0'], warmupMs: 200,
   });
   try {
-    const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '1s', '--out', join(dir, 'out'), '--json', '--progress']);
+    const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '1s', '--out', join(dir, 'out'), '--json', '--progress', '--verbose']);
     await cli.waitForStderr(/snapshot 1 of 2: generating/, 60_000);
     const sent = Date.now();
     cli.child.kill('SIGHUP');
@@ -140,7 +140,7 @@ test('a target that stops answering (SIGSTOP) past --connect-timeout: exit 4 nam
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-harm-stop-'));
   try {
     await withTarget(async (target) => {
-      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '1s', '--connect-timeout', '1s', '--out', join(dir, 'out'), '--json', '--progress']);
+      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '1s', '--connect-timeout', '1s', '--out', join(dir, 'out'), '--json', '--progress', '--verbose']);
       await cli.waitForStderr(/next snapshot \(2 of 2\) in/, 60_000);
       process.kill(target.pid, 'SIGSTOP');
       await sleep(2500);
