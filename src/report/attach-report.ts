@@ -205,7 +205,7 @@ function paceText(c: AttachOutput['capture']): string {
   return `${seconds(c.intervalMs ?? 0)} of running time between them`;
 }
 
-/** `globalThis.turns: 12 → 62 → 113 (+50, +51 per interval; per-unit rates over its 101 units)`. */
+/** `globalThis.turns: 12 → 62 → 113 (+50, +51; 101 units for the per-unit rates)`. */
 function counterText(out: AttachOutput): string | undefined {
   const counter = out.capture.counter;
   if (!counter) return undefined;

@@ -58,13 +58,17 @@ export function chainLines(chain: readonly ChainHop[], indent = '  '): string[] 
   return lines;
 }
 
+/** Edges a program names in its code: properties and closure (context) variables. */
+const NAMED_EDGES = new Set(['property', 'context']);
+
 /** `1 hop` / `12 hops`. */
 function hops(n: number): string {
   return `${n} hop${n === 1 ? '' : 's'}`;
 }
 
 /**
- * A chain folded to the hops that matter, one string (the terminal wraps it): the object, the first hop of
+ * A chain folded to the hops that matter, one string (the terminal wraps it): the object, its holder, the
+ * first hop held by a name the program gave (property or closure variable), the first hop of
  * each label kind (the async-context store and the resource that captured it, a native holder, a framework
  * object), the anchor — the first hop that was there before the first snapshot (id ≤ `firstMaxId`), what
  * the growth hangs on — and the root, with `… N hops …` between. Full chains: chainLines (--verbose).
@@ -82,13 +86,18 @@ export function foldedChainText(chain: readonly ChainHop[], firstMaxId?: number)
     if (anchor < 0 && i > 0 && i < chain.length - 1 && firstMaxId !== undefined && hop.node.id <= firstMaxId && hop.node.type !== 'synthetic') anchor = i;
   });
   if (anchor > 0) keep.add(anchor);
+  // The object's own holder, and the first hop the program names (a property or a closure variable: the
+  // `responseCache` of `Map.table ← Context.responseCache`): where to look in the code, when no label says.
+  if (chain.length > 2) keep.add(1);
+  const named = chain.findIndex((_, i) => i >= 1 && i < chain.length - 1 && NAMED_EDGES.has(chain[i - 1]!.edge?.type ?? '') && chain[i - 1]!.edge?.redacted !== true);
+  if (named > 0) keep.add(named);
   const parts: string[] = [];
   let last = -1;
   for (const i of [...keep].sort((a, b) => a - b)) {
     if (i - last > 1) parts.push(`… ${hops(i - last - 1)} …`);
     const hop = chain[i]!;
     const held = i > 0 ? chain[i - 1]!.edge : null;
-    const via = held && i === anchor ? `${formatEdgeName(held)} of ` : '';
+    const via = held && (i === anchor || i === named) ? `${formatEdgeName(held)} of ` : '';
     // A framework object is named by its class; the store, the resource and native holders say what they are.
     const said = hop.label && hop.label.kind !== 'framework' ? hop.label.short ?? hop.label.text : undefined;
     const note = said ? ` (${said})` : i === anchor ? ' (there before the first snapshot)' : '';

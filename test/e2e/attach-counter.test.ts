@@ -97,10 +97,10 @@ test('--interval is running time from the end of one snapshot to the start of th
     }
     const readings = metas.map((m) => m.counter!);
     assert.match(r.stdout, /capture +3 of 3 snapshots, 1\.5 s of running time between them/);
-    const counterLine = r.stdout.split('\n').find((l) => l.startsWith('counter'));
+    const counterLine = r.stdout.replace(/\n {2,}/g, ' ').split('\n').find((l) => l.startsWith('counter'));
     assert.ok(counterLine, `a counter line in the report:\n${r.stdout}`);
     assert.ok(counterLine.includes(`${COUNTER}: ${readings.map((v) => v.toLocaleString('en-US')).join(' → ')}`), counterLine);
-    assert.match(counterLine, /\(\+\d+, \+\d+ per interval; per-unit rates over its [\d,]+ units\)/);
+    assert.match(counterLine, /\(\+\d+, \+\d+; [\d,]+ units for the per-unit rates\)/);
     assert.match(r.stdout, /per unit of work/);
     await assertLeftAsFound(target);
   });

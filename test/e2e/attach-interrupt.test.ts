@@ -25,7 +25,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'leakhunt-interrupt-'));
     const out = join(dir, 'capture');
     try {
-      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '1s', '--out', out, '--json', '--progress']);
+      const cli = spawnCli(['attach', String(target.pid), '--snapshots', '2', '--interval', '1s', '--out', out, '--json', '--progress', '--verbose']);
       await cli.waitForStderr(/snapshot 1 of 2: generating/, 60_000);
       const partials = readdirSync(out).filter((f) => f.endsWith('.partial'));
       assert.equal(partials.length, 1, `the snapshot is being written to a partial file: ${readdirSync(out).join(', ')}`);
@@ -51,7 +51,7 @@ test('the target exits mid-capture: leakhunt says so, keeps what was captured an
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-exit-'));
   const out = join(dir, 'capture');
   try {
-    const cli = spawnCli(['attach', String(target.pid), '--snapshots', '3', '--interval', '3s', '--out', out, '--json', '--progress']);
+    const cli = spawnCli(['attach', String(target.pid), '--snapshots', '3', '--interval', '3s', '--out', out, '--json', '--progress', '--verbose']);
     await cli.waitForStderr(/snapshot 2 of 3: [^\n]* → /, 60_000);
     await target.stop(); // SIGKILL: gone without a word
     const r = await cli.done;

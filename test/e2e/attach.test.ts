@@ -84,7 +84,7 @@ test('attach finds the growing class of a fixture not started with --inspect; th
     assert.deepEqual(target.listeningPorts(), [], `no inspector port left open (port was ${j.capture.inspector.port})`);
     assert.match(target.stderr(), /Debugger listening on ws:\/\/127\.0\.0\.1:\d+/);
     assert.match(r.stderr, /^leakhunt: plan for pid \d+/m);
-    assert.match(r.stderr, /pause +~/);
+    assert.match(r.stderr, /~[\d.]+ s paused/, 'the plan says how long each snapshot pauses the target');
     await sleep(500); // a target that crashed while its inspector closed would be gone by now
     assert.ok(target.alive(), `and keeps running; its stderr:\n${target.stderr()}`);
   }, [dir]);

@@ -97,7 +97,8 @@ test('one process, three `leakhunt snapshot` sessions: one process by its record
     assert.equal(findings.length, 1, `one leak: ${findings.map((f) => f.signature).join(' | ')}`);
 
     // The text report says how it compared and shows the path.
-    const text = await runCli(['diff', ...files, '--no-progress']);
+    const run = await runCli(['diff', ...files, '--no-progress']);
+    const text = { stdout: run.stdout.replace(/\n {2,}/g, ' ') }; // lines wrapped at 100 columns, read whole
     assert.match(text.stdout, /^snapshots +3, one process \(by what was recorded beside each file\) across inspector sessions, compared by retainer path and class/m);
     assert.match(text.stdout, /^1\. CacheEntry: [\d,]+ → [\d,]+ → [\d,]+ alive \(\+[\d,]+, .*grew in every interval/m);
 
