@@ -11,7 +11,7 @@
 // - how alive a writing target is: the file growing, or its CPU time advancing (the generation writes
 //   nothing for a while, but burns CPU; a stopped or hung target does neither).
 
-import { closeSync, fstatSync, openSync, readFileSync, readlinkSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PROC_ROOT, readProcStatus } from './proc-status.js';
 
@@ -114,4 +114,52 @@ export function endsLikeSnapshot(path: string): boolean {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * The target's descriptors open on `path` (by /proc/PID/fd links, read before the file is unlinked).
+ * Node's writeHeapSnapshot leaks its descriptor when a write fails (a full disk; Node 20.20, 22.23 and
+ * 24.22 checked here): the target would hold the file, and the space, until it exits.
+ */
+export function descriptorsOn(pid: number, path: string, procRoot = PROC_ROOT): number[] {
+  const fds: number[] = [];
+  try {
+    for (const fd of readdirSync(`${procRoot}/${pid}/fd`)) {
+      try {
+        if (readlinkSync(`${procRoot}/${pid}/fd/${fd}`) === path) fds.push(Number(fd));
+      } catch {
+        // closed meanwhile
+      }
+    }
+  } catch {
+    // gone, or not ours to read
+  }
+  return fds;
+}
+
+/**
+ * Closes, in the target, those of `fds` that are still open on the file with this device and inode
+ * (checked in the target, in the same evaluate: a descriptor number reused for anything else is left
+ * alone). Answers how many it closed. Self-contained; keeps nothing.
+ */
+export function closeDescriptorsExpression(fds: readonly number[], dev: bigint, ino: bigint): string {
+  return `(() => {
+  const p = process;
+  let fs;
+  try {
+    fs = typeof p.getBuiltinModule === 'function' ? p.getBuiltinModule('node:fs') : typeof require === 'function' ? require('fs') : undefined;
+  } catch (e) {}
+  if (!fs) return 0;
+  let closed = 0;
+  for (const fd of ${JSON.stringify(fds)}) {
+    try {
+      const s = fs.fstatSync(fd, { bigint: true });
+      if (s.dev === ${dev}n && s.ino === ${ino}n) {
+        fs.closeSync(fd);
+        closed++;
+      }
+    } catch (e) {}
+  }
+  return closed;
+})()`;
 }
