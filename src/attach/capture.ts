@@ -127,10 +127,12 @@ export function metaPathOf(snapshotPath: string): string {
 }
 
 /**
- * One snapshot to `path`: GC, memoryUsage, snapshot streamed through a partial file. Returns undefined
- * when the signal fired meanwhile (the target still finishes its snapshot, which cannot be cancelled;
- * the chunks are dropped and the partial file is gone). Throws ConnectionClosedError if the target went away.
- * `localPid`: the target's pid on this machine (not behind a port-forward), for its start time in the JSON.
+ * One snapshot to `path`: GC, memoryUsage, snapshot written by the target or streamed, through a partial
+ * file. Returns undefined when the signal fired meanwhile (the target still finishes its snapshot, which
+ * cannot be cancelled; the chunks are dropped, or its file removed once it is written). Throws ConnectionClosedError if the target went away.
+ * `localPid`: the target's pid on this machine (not behind a port-forward), for its start time in the JSON
+ * and for the target to write the snapshot itself. `only`: one method and no other (tests compare them);
+ * by default the target writes it when it can (snapshotMethodFor), else it is streamed.
  */
 export async function captureSnapshot(
   session: TargetSession, path: string, index: number, signal: AbortSignal | undefined, events: SnapshotEvents = {},
