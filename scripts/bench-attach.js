@@ -122,7 +122,7 @@ for (const sizeMiB of sizes) {
     const before = (await target.ask('memory')).memory;
     await target.ask('pauses');
     const out = join(dir, 'capture');
-    const interval = Math.ceil((3 * w1.ms) / 1000) + 15; // room for W2 between S1 and S2
+    const interval = Math.ceil((1.5 * w1.ms) / 1000) + 20; // room for W2 between S1 and S2
     log(`  leakhunt attach --snapshots 2 --interval ${interval}s`);
     const s = [];
     let w2;
