@@ -8,9 +8,10 @@
 //   W0 v8.writeHeapSnapshot (warm-up, not counted: the first snapshot of a process faults in its memory),
 //   W1, then `leakhunt attach --snapshots 2`: S1, W2 during its interval, S2; then W3.
 // The pause of W is the synchronous call's duration (by the target's clock); the pause of S is the sum of
-// every event-loop gap the target saw from the moment leakhunt started (or W2 ended) until that snapshot
-// was on disk: leakhunt's forced GC, the snapshot, and anything else leakhunt made it wait for. Ratio:
-// median(S) / median(W). The method leakhunt used is read from each snapshot's JSON.
+// every event-loop gap the target saw from leakhunt's "forced GC" progress line until that snapshot was on
+// disk (gaps placed in our time through the target's clock offset): leakhunt's forced GC, the snapshot,
+// and whatever else in that window (on a loaded machine, timer jitter too: it counts against leakhunt).
+// Ratio: median(S) / median(W). The method leakhunt used is read from each snapshot's JSON.
 // leakhunt's RSS: every process of the run summed (scripts/process-tree-rss.js), sampled every 50 ms until
 // the second snapshot is on disk; then the run is stopped with SIGINT (its analysis is not the capture).
 //   node scripts/bench-attach.js [--sizes 70,300] [--node /path/to/node]   (the target and leakhunt's node)
@@ -69,12 +70,25 @@ function nodeCountOf(file) {
   return Number(/"node_count":(\d+)/.exec(head.toString('latin1'))?.[1] ?? NaN);
 }
 
-const sumGaps = (pauses) => pauses.reduce((a, p) => a + p.ms, 0);
+/**
+ * The target's clock (performance.now()) minus ours (Date.now()), from the quickest of a few round trips
+ * while nothing pauses it: to place its gaps in our time.
+ */
+async function clockOffset(target) {
+  let best;
+  for (let i = 0; i < 5; i++) {
+    const t0 = Date.now();
+    const r = await target.ask('pauses');
+    const t1 = Date.now();
+    if (!best || t1 - t0 < best.rtt) best = { rtt: t1 - t0, offset: r.nowMs - (t0 + t1) / 2 };
+  }
+  return best.offset;
+}
 
 /**
- * `leakhunt attach --snapshots 2`, with `between()` run once the first snapshot is on disk (the target's
- * own writeHeapSnapshot, during the interval) and `onSnapshot(n)` once each is on disk. Memory samples
- * are taken once an hour, i.e. never during the run: a sample is an evaluate, which would wait for W2.
+ * `leakhunt attach --snapshots 2`, with `onSnapshot(n, window)` once snapshot n is on disk; `window` is when
+ * it ran by our clock, from its "forced GC" progress line to its "→" line. Memory samples are taken once an
+ * hour, i.e. never during the run: a sample is an evaluate, which would wait for W2 in the interval.
  */
 async function leakhuntAttach(pid, outDir, intervalS, onSnapshot) {
   const cli = spawn(opts.node, [BIN, 'attach', String(pid), '--snapshots', '2', '--interval', `${intervalS}s`, '--sample-every', '3600s', '--out', outDir, '--progress', '--json'], {
@@ -83,15 +97,19 @@ async function leakhuntAttach(pid, outDir, intervalS, onSnapshot) {
   const rss = sampleTreeRss(cli.pid);
   let stderr = '';
   let seen = 0;
+  const startedAt = {};
   const exited = new Promise((resolve) => cli.on('close', resolve));
   let chain = Promise.resolve();
   await new Promise((resolve) => {
     cli.stderr.setEncoding('utf8').on('data', (d) => {
+      const now = Date.now();
       stderr += d;
+      for (const m of stderr.matchAll(/snapshot (\d) of 2: forced GC/g)) startedAt[m[1]] ??= now;
       const done = (stderr.match(/snapshot \d of 2: [^\n]* → /g) ?? []).length;
       while (seen < done) {
         const n = ++seen;
-        chain = chain.then(() => onSnapshot(n));
+        const window = { fromMs: startedAt[n] ?? now, toMs: now };
+        chain = chain.then(() => onSnapshot(n, window));
         if (n === 2) chain.then(resolve);
       }
     });
@@ -103,6 +121,8 @@ async function leakhuntAttach(pid, outDir, intervalS, onSnapshot) {
   const predicted = /pause {6}~([\d.]+) s/.exec(stderr)?.[1];
   return { peakKiB, maxProcesses, predictedPauseS: predicted === undefined ? undefined : Number(predicted), stderr, seen };
 }
+
+const sumGaps = (pauses) => pauses.reduce((a, p) => a + p.ms, 0);
 
 const rows = [];
 for (const sizeMiB of sizes) {
@@ -120,20 +140,20 @@ for (const sizeMiB of sizes) {
     const w0 = await write('w0.heapsnapshot');
     const w1 = await write('w1.heapsnapshot');
     const before = (await target.ask('memory')).memory;
-    await target.ask('pauses');
+    const offset = await clockOffset(target);
     const out = join(dir, 'capture');
     const interval = Math.ceil((1.5 * w1.ms) / 1000) + 20; // room for W2 between S1 and S2
     log(`  leakhunt attach --snapshots 2 --interval ${interval}s`);
     const s = [];
     let w2;
-    const lh = await leakhuntAttach(target.pid, out, interval, async (n) => {
-      const gaps = (await target.ask('pauses')).pauses;
+    const lh = await leakhuntAttach(target.pid, out, interval, async (n, window) => {
+      // Every gap the target saw from leakhunt's forced GC to the snapshot on disk (by the target's clock,
+      // placed in ours; 100 ms of slack before the GC line), nothing of the interval before it.
+      const from = window.fromMs + offset - 100, to = window.toMs + offset;
+      const gaps = (await target.ask('pauses')).pauses.filter((g) => g.atMs >= from && g.atMs <= to);
       s.push(sumGaps(gaps));
-      log(`  S${n}: the target was paused ${s[n - 1]} ms in all (gaps over 20 ms: ${gaps.map((g) => g.ms).join(', ')} ms)`);
-      if (n === 1) {
-        w2 = await write('w2.heapsnapshot');
-        await target.ask('pauses'); // W2's own pause is counted in W2 only
-      }
+      log(`  S${n}: the target was paused ${s[n - 1]} ms (gaps over 20 ms: ${gaps.map((g) => g.ms).join(', ')} ms; window ${((window.toMs - window.fromMs) / 1000).toFixed(1)} s)`);
+      if (n === 1) w2 = await write('w2.heapsnapshot');
     });
     if (lh.seen < 2) throw new Error(`leakhunt did not take two snapshots:\n${lh.stderr}`);
     const after = (await target.ask('memory')).memory;
