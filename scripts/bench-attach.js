@@ -3,18 +3,21 @@
 // V8's own `v8.writeHeapSnapshot()` in the same target, on heaps of ~70 and ~300 MiB (issue 13's
 // targets: leakhunt's pause ≤ 1.1× V8's own, leakhunt's capture RSS ≤ 100 MB counting every leakhunt
 // process). Not a test: the figures depend on the machine; the table goes to stdout.
-// Per heap size, in one target (fixtures/heap-size.cjs, which measures its own pauses with a 5 ms timer):
+// Per heap size, in one target (fixtures/heap-size.cjs, which measures its own pauses with a 5 ms timer),
+// the two alternate:
 //   W0 v8.writeHeapSnapshot (warm-up, not counted: the first snapshot of a process faults in its memory),
-//   W1 v8.writeHeapSnapshot, then `leakhunt attach --snapshots 2` (S1, S2), then W2.
-// The pause of W is the synchronous call's duration; the pause of S is the sum of the event-loop gaps the
-// target saw during that snapshot (leakhunt's forced GC and the snapshot: gaps closer than 2 s together;
-// when a loaded machine chains both snapshots' gaps into one group, each gets half).
+//   W1, then `leakhunt attach --snapshots 2`: S1, W2 during its interval, S2; then W3.
+// The pause of W is the synchronous call's duration (by the target's clock); the pause of S is the sum of
+// every event-loop gap the target saw from leakhunt's "forced GC" progress line until that snapshot was on
+// disk (gaps placed in our time through the target's clock offset): leakhunt's forced GC, the snapshot,
+// and whatever else in that window (on a loaded machine, timer jitter too: it counts against leakhunt).
+// Ratio: median(S) / median(W). The method leakhunt used is read from each snapshot's JSON.
 // leakhunt's RSS: every process of the run summed (scripts/process-tree-rss.js), sampled every 50 ms until
 // the second snapshot is on disk; then the run is stopped with SIGINT (its analysis is not the capture).
 //   node scripts/bench-attach.js [--sizes 70,300] [--node /path/to/node]   (the target and leakhunt's node)
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sampleTreeRss } from './process-tree-rss.js';
@@ -67,30 +70,48 @@ function nodeCountOf(file) {
   return Number(/"node_count":(\d+)/.exec(head.toString('latin1'))?.[1] ?? NaN);
 }
 
-/** Gaps closer than `joinMs` together: one snapshot's forced GC and its generation are one pause each. */
-function pauseGroups(pauses, joinMs = 2000) {
-  const groups = [];
-  for (const p of pauses) {
-    const last = groups[groups.length - 1];
-    if (last && p.atMs - last.endMs < joinMs) {
-      last.ms += p.ms;
-      last.endMs = p.atMs + p.ms;
-    } else groups.push({ ms: p.ms, endMs: p.atMs + p.ms });
+/**
+ * The target's clock (performance.now()) minus ours (Date.now()), from the quickest of a few round trips
+ * while nothing pauses it: to place its gaps in our time.
+ */
+async function clockOffset(target) {
+  let best;
+  for (let i = 0; i < 5; i++) {
+    const t0 = Date.now();
+    const r = await target.ask('pauses');
+    const t1 = Date.now();
+    if (!best || t1 - t0 < best.rtt) best = { rtt: t1 - t0, offset: r.nowMs - (t0 + t1) / 2 };
   }
-  return groups.map((g) => g.ms).filter((ms) => ms >= 100); // a snapshot is never shorter; evaluations are
+  return best.offset;
 }
 
-async function leakhuntAttach(pid, outDir) {
-  const cli = spawn(opts.node, [BIN, 'attach', String(pid), '--snapshots', '2', '--interval', '10s', '--out', outDir, '--progress', '--json'], {
+/**
+ * `leakhunt attach --snapshots 2`, with `onSnapshot(n, window)` once snapshot n is on disk; `window` is when
+ * it ran by our clock, from its "forced GC" progress line to its "→" line. Memory samples are taken once an
+ * hour, i.e. never during the run: a sample is an evaluate, which would wait for W2 in the interval.
+ */
+async function leakhuntAttach(pid, outDir, intervalS, onSnapshot) {
+  const cli = spawn(opts.node, [BIN, 'attach', String(pid), '--snapshots', '2', '--interval', `${intervalS}s`, '--sample-every', '3600s', '--out', outDir, '--progress', '--json'], {
     env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   const rss = sampleTreeRss(cli.pid);
   let stderr = '';
+  let seen = 0;
+  const startedAt = {};
   const exited = new Promise((resolve) => cli.on('close', resolve));
+  let chain = Promise.resolve();
   await new Promise((resolve) => {
     cli.stderr.setEncoding('utf8').on('data', (d) => {
+      const now = Date.now();
       stderr += d;
-      if (/snapshot 2 of 2: [^\n]* → /.test(stderr)) resolve();
+      for (const m of stderr.matchAll(/snapshot (\d) of 2: forced GC/g)) startedAt[m[1]] ??= now;
+      const done = (stderr.match(/snapshot \d of 2: [^\n]* → /g) ?? []).length;
+      while (seen < done) {
+        const n = ++seen;
+        const window = { fromMs: startedAt[n] ?? now, toMs: now };
+        chain = chain.then(() => onSnapshot(n, window));
+        if (n === 2) chain.then(resolve);
+      }
     });
     exited.then(resolve);
   });
@@ -98,8 +119,10 @@ async function leakhuntAttach(pid, outDir) {
   cli.kill('SIGINT');
   await exited;
   const predicted = /pause {6}~([\d.]+) s/.exec(stderr)?.[1];
-  return { peakKiB, maxProcesses, predictedPauseS: predicted === undefined ? undefined : Number(predicted), stderr };
+  return { peakKiB, maxProcesses, predictedPauseS: predicted === undefined ? undefined : Number(predicted), stderr, seen };
 }
+
+const sumGaps = (pauses) => pauses.reduce((a, p) => a + p.ms, 0);
 
 const rows = [];
 for (const sizeMiB of sizes) {
@@ -110,32 +133,39 @@ for (const sizeMiB of sizes) {
     const rssStart = target.ready.memory.vmRss;
     const write = async (name) => {
       const r = await target.ask(`write ${join(dir, name)}`);
-      log(`  ${name}: ${r.ms} ms, ${mib(r.bytes).toFixed(0)} MiB, target RSS ${mib(r.memory.vmRss).toFixed(0)} MiB`);
+      log(`  ${name}: V8's own ${r.ms} ms, ${mib(r.bytes).toFixed(0)} MiB, target RSS ${mib(r.memory.vmRss).toFixed(0)} MiB`);
+      rmSync(join(dir, name));
       return r;
     };
     const w0 = await write('w0.heapsnapshot');
-    const nodes = nodeCountOf(join(dir, 'w0.heapsnapshot'));
-    rmSync(join(dir, 'w0.heapsnapshot'));
-    await target.ask('pauses');
     const w1 = await write('w1.heapsnapshot');
-    rmSync(join(dir, 'w1.heapsnapshot'));
-    await target.ask('pauses');
     const before = (await target.ask('memory')).memory;
-    log('  leakhunt attach --snapshots 2');
-    const lh = await leakhuntAttach(target.pid, join(dir, 'capture'));
-    // Under load the gaps of two snapshots can chain into one group: then each gets the group's share.
-    const groups = pauseGroups((await target.ask('pauses')).pauses);
-    const total = groups.reduce((a, b) => a + b, 0);
-    const s = groups.length === 2 ? groups : [total / 2, total / 2].map(Math.round);
+    const offset = await clockOffset(target);
+    const out = join(dir, 'capture');
+    const interval = Math.ceil((1.5 * w1.ms) / 1000) + 20; // room for W2 between S1 and S2
+    log(`  leakhunt attach --snapshots 2 --interval ${interval}s`);
+    const s = [];
+    let w2;
+    const lh = await leakhuntAttach(target.pid, out, interval, async (n, window) => {
+      // Every gap the target saw from leakhunt's forced GC to the snapshot on disk (by the target's clock,
+      // placed in ours; 100 ms of slack before the GC line), nothing of the interval before it.
+      const from = window.fromMs + offset - 100, to = window.toMs + offset;
+      const gaps = (await target.ask('pauses')).pauses.filter((g) => g.atMs >= from && g.atMs <= to);
+      s.push(sumGaps(gaps));
+      log(`  S${n}: the target was paused ${s[n - 1]} ms (gaps over 20 ms: ${gaps.map((g) => g.ms).join(', ')} ms; window ${((window.toMs - window.fromMs) / 1000).toFixed(1)} s)`);
+      if (n === 1) w2 = await write('w2.heapsnapshot');
+    });
+    if (lh.seen < 2) throw new Error(`leakhunt did not take two snapshots:\n${lh.stderr}`);
     const after = (await target.ask('memory')).memory;
-    log(`  leakhunt: pauses ${s.join(', ')} ms; RSS of its processes ${(lh.peakKiB / 1024).toFixed(0)} MiB (${lh.maxProcesses} process(es))`);
-    const files = ['1', '2'].map((n) => statSync(join(dir, 'capture', `${target.pid}-${n}.heapsnapshot`)).size);
-    const w2 = await write('w2.heapsnapshot');
+    log(`  leakhunt: RSS of its processes ${(lh.peakKiB / 1024).toFixed(0)} MiB (${lh.maxProcesses} process(es))`);
+    const metas = ['1', '2'].map((n) => JSON.parse(readFileSync(join(out, `${target.pid}-${n}.json`), 'utf8')));
+    const nodes = nodeCountOf(join(out, `${target.pid}-1.heapsnapshot`));
+    const w3 = await write('w3.heapsnapshot');
     rows.push({
       sizeMiB, heapUsed: target.ready.memory.heapUsed, nodes, rssStart, rssAfterWarmup: w0.memory.vmRss,
-      v8Ms: [w1.ms, w2.ms], leakhuntMs: s.slice(0, 2), predictedPauseS: lh.predictedPauseS,
+      v8Ms: [w1.ms, w2.ms, w3.ms], leakhuntMs: s, methods: metas.map((m) => m.method), predictedPauseS: lh.predictedPauseS,
       leakhuntRssKiB: lh.peakKiB, leakhuntProcesses: lh.maxProcesses,
-      fileBytes: Math.max(...files), rssAroundLeakhunt: [before.vmRss, after.vmRss], rssEnd: w2.memory.vmRss,
+      fileBytes: Math.max(...metas.map((m) => m.bytes)), rssAroundLeakhunt: [before.vmRss, after.vmRss], rssEnd: w3.memory.vmRss,
     });
   } finally {
     target.stop();
@@ -144,14 +174,14 @@ for (const sizeMiB of sizes) {
 }
 
 const version = spawnSync(opts.node, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim();
-console.log(`leakhunt attach vs v8.writeHeapSnapshot(), Node ${version}, ${new Date().toISOString().slice(0, 10)}`);
-console.log('| heap | heap nodes | V8 writeHeapSnapshot pause (W1, W2) | leakhunt pause (S1, S2) | ratio (medians) | predicted | leakhunt capture RSS (processes) | snapshot file | target RSS: start → after warm-up → end |');
-console.log('|---|---:|---|---|---:|---:|---:|---:|---|');
+const secs = (xs) => xs.map((m) => (m / 1000).toFixed(1)).join(', ');
+console.log(`leakhunt attach vs v8.writeHeapSnapshot(), Node ${version}, ${new Date().toISOString().slice(0, 10)}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log('| heap | heap nodes | V8 writeHeapSnapshot pause (W1, W2, W3) | leakhunt pause (S1, S2) | method | ratio (medians) | predicted | leakhunt capture RSS (processes) | snapshot file | target RSS: start → after warm-up → end |');
+console.log('|---|---:|---|---|---|---:|---:|---:|---:|---|');
 for (const r of rows) {
   const ratio = median(r.leakhuntMs) / median(r.v8Ms);
-  console.log(`| ${mib(r.heapUsed).toFixed(0)} MiB | ${r.nodes.toLocaleString('en')} | ${r.v8Ms.map((m) => (m / 1000).toFixed(1)).join(', ')} s | ` +
-    `${r.leakhuntMs.map((m) => (m / 1000).toFixed(1)).join(', ')} s | ${ratio.toFixed(2)} | ${r.predictedPauseS ?? '?'} s | ` +
-    `${(r.leakhuntRssKiB / 1024).toFixed(0)} MiB (${r.leakhuntProcesses}) | ${mib(r.fileBytes).toFixed(0)} MiB | ` +
+  console.log(`| ${mib(r.heapUsed).toFixed(0)} MiB | ${r.nodes.toLocaleString('en')} | ${secs(r.v8Ms)} s | ${secs(r.leakhuntMs)} s | ${[...new Set(r.methods)].join(', ')} | ` +
+    `${ratio.toFixed(2)} | ${r.predictedPauseS ?? '?'} s | ${(r.leakhuntRssKiB / 1024).toFixed(0)} MiB (${r.leakhuntProcesses}) | ${mib(r.fileBytes).toFixed(0)} MiB | ` +
     `${mib(r.rssStart).toFixed(0)} → ${mib(r.rssAfterWarmup).toFixed(0)} → ${mib(r.rssEnd).toFixed(0)} MiB |`);
 }
 console.log(`\n${JSON.stringify(rows)}`);

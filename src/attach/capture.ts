@@ -1,17 +1,23 @@
 // Capturing a series from an open session: memory samples all along, and N heap snapshots, each after a
-// forced GC, each streamed to `<out>/<stem>-<n>.heapsnapshot` with its JSON beside it. Between two
+// forced GC, each into `<out>/<stem>-<n>.heapsnapshot` with its JSON beside it: written by the target
+// itself when it can write where we read (a local process, same root, mount namespace and uid:
+// target-write.ts; it pauses the target about as long as V8's own writeHeapSnapshot), else streamed over
+// the inspector; the JSON's `method` says which, and `streamedBecause` why not the first. Between two
 // snapshots the target runs for the interval, counted from the END of the previous snapshot, or, with a
 // counter and `every`, until the counter advanced that far (see wait-next.ts). The counter is read after
 // each snapshot's forced GC, just before the snapshot, and recorded with it. Stopping (an aborted signal) removes the snapshot in
 // progress; a target that exits mid-capture ends the series with what was captured. Progress and warnings
 // go out through callbacks only; the caller detaches the session (in a finally) whatever happens here.
 
+import { resolve } from 'node:path';
 import { ConnectionClosedError } from './cdp-connection.js';
 import { readCounter } from './counter.js';
 import { MemorySampler, type MemorySample } from './memory-sampler.js';
 import { exitsWithin, readProcStatus } from './proc-status.js';
 import type { MemoryUsage, TargetSession } from './session.js';
+import { writeSnapshotInTarget } from './snapshot-by-target.js';
 import { processFieldsOf, SnapshotFileWriter, writePrivateJson } from './snapshot-file.js';
+import { targetWriteRefusal, type SnapshotMethod } from './target-write.js';
 import { waitForNext, type WaitProgress } from './wait-next.js';
 
 export type SnapshotPhase = 'gc' | 'generating' | 'writing';
@@ -46,6 +52,19 @@ export interface CapturedSnapshot {
   readonly counter?: number;
   /** The target's RSS (/proc VmRSS) once the snapshot was sent; absent without a local pid. */
   readonly rssAfterBytes?: number;
+  /** Written by the target itself (v8.writeHeapSnapshot), or streamed over the inspector protocol. */
+  readonly method: SnapshotMethod;
+  /** Why it was streamed (the target could not write where leakhunt reads, or failed to). */
+  readonly streamedBecause?: string;
+}
+
+/** Why the target of this session must not (any longer) write its own snapshots: it failed to once. */
+const targetWriteFailed = new WeakMap<TargetSession, string>();
+
+/** How the next snapshot into `path` will be taken, and why it is streamed when it is. */
+export function snapshotMethodFor(session: TargetSession, path: string, localPid: number | undefined): { method: SnapshotMethod; streamedBecause?: string } {
+  const why = targetWriteFailed.get(session) ?? targetWriteRefusal(localPid, resolve(path));
+  return why === undefined ? { method: 'target-wrote' } : { method: 'streamed', streamedBecause: why };
 }
 
 /** VmRSS of a local pid, or undefined (no local pid, or it is gone). */
@@ -108,17 +127,26 @@ export function metaPathOf(snapshotPath: string): string {
 }
 
 /**
- * One snapshot to `path`: GC, memoryUsage, snapshot streamed through a partial file. Returns undefined
- * when the signal fired meanwhile (the target still finishes its snapshot, which cannot be cancelled;
- * the chunks are dropped and the partial file is gone). Throws ConnectionClosedError if the target went away.
- * `localPid`: the target's pid on this machine (not behind a port-forward), for its start time in the JSON.
+ * One snapshot to `path`: GC, memoryUsage, snapshot written by the target or streamed, through a partial
+ * file. Returns undefined when the signal fired meanwhile (the target still finishes its snapshot, which
+ * cannot be cancelled; the chunks are dropped, or its file removed once it is written). Throws ConnectionClosedError if the target went away.
+ * `localPid`: the target's pid on this machine (not behind a port-forward), for its start time in the JSON
+ * and for the target to write the snapshot itself. `only`: one method and no other (tests compare them);
+ * by default the target writes it when it can (snapshotMethodFor), else it is streamed.
  */
 export async function captureSnapshot(
   session: TargetSession, path: string, index: number, signal: AbortSignal | undefined, events: SnapshotEvents = {},
-  readCounterValue?: () => Promise<number | undefined>, localPid?: number,
+  readCounterValue?: () => Promise<number | undefined>, localPid?: number, only?: SnapshotMethod,
 ): Promise<CapturedSnapshot | undefined> {
-  const writer = SnapshotFileWriter.create(path);
-  const onAbort = (): void => writer.discard();
+  const chosen = only === undefined ? snapshotMethodFor(session, path, localPid) : { method: only, streamedBecause: only === 'streamed' ? 'asked for' : undefined };
+  let method = chosen.method;
+  let streamedBecause = chosen.streamedBecause;
+  let writer = SnapshotFileWriter.create(path);
+  // A streamed snapshot's chunks are dropped at once; a target writing its own cannot be interrupted:
+  // its file is removed once it has finished (snapshot-by-target.ts).
+  const onAbort = (): void => {
+    if (method === 'streamed') writer.discard();
+  };
   signal?.addEventListener('abort', onAbort, { once: true });
   const takenAt = new Date();
   const started = Date.now();
@@ -138,17 +166,38 @@ export async function captureSnapshot(
     // on Node 20). Read here, the counter is the work the snapshot holds.
     counter = await readCounterValue?.();
     memoryUsage = await session.memoryUsage().catch(() => undefined);
-    await session.takeHeapSnapshot(
-      (chunk) => {
-        writer.write(chunk);
+    if (method === 'target-wrote' && localPid !== undefined) {
+      events.onPhase?.(index, 'generating', {});
+      const outcome = await writeSnapshotInTarget(session, writer, localPid, (bytes) => {
         const now = Date.now();
         if (now - lastReport >= 200) {
           lastReport = now;
-          events.onPhase?.(index, 'writing', { bytes: writer.bytes });
+          events.onPhase?.(index, 'writing', { bytes });
         }
-      },
-      (done, total) => events.onPhase?.(index, 'generating', { done, total }),
-    );
+      });
+      if (!outcome.written) {
+        if (only === 'target-wrote') throw new Error(`the target did not write its snapshot: ${outcome.why}`);
+        // Streamed from now on in this session (a second pause for this snapshot: it failed before generating, as a rule).
+        targetWriteFailed.set(session, outcome.why);
+        method = 'streamed';
+        streamedBecause = outcome.why;
+        if (signal?.aborted) return undefined; // its partial file is gone: do not pause the target again
+        writer = SnapshotFileWriter.create(path);
+      }
+    } else method = 'streamed';
+    if (method === 'streamed') {
+      await session.takeHeapSnapshot(
+        (chunk) => {
+          writer.write(chunk);
+          const now = Date.now();
+          if (now - lastReport >= 200) {
+            lastReport = now;
+            events.onPhase?.(index, 'writing', { bytes: writer.bytes });
+          }
+        },
+        (done, total) => events.onPhase?.(index, 'generating', { done, total }),
+      );
+    }
   } catch (err) {
     writer.discard();
     throw err;
@@ -173,6 +222,8 @@ export async function captureSnapshot(
     ...(memoryUsage ? { memoryUsage } : {}),
     ...(counter === undefined ? {} : { counter }),
     ...(rssAfterBytes === undefined ? {} : { rssAfterBytes }),
+    method,
+    ...(method === 'streamed' && streamedBecause !== undefined ? { streamedBecause } : {}),
   };
   writePrivateJson(metaFile, { pid: session.info.pid, nodeVersion: session.info.nodeVersion, ...processFieldsOf(session, localPid), ...snapshot });
   return snapshot;

@@ -37,8 +37,12 @@ export class TargetExitingError extends ConnectionClosedError {}
 /** No answer within the deadline (or, for a progress deadline, nothing at all from the target for that long). */
 export class CommandTimeoutError extends Error {}
 
-/** A fixed deadline in ms, or one that runs from the last message the target sent. */
-export type Deadline = number | { readonly stallMs: number };
+/**
+ * A fixed deadline in ms, or one that runs from the last message the target sent, or from the last
+ * sign of life `aliveAt` reports (ms since the epoch), whichever is later: a target writing a file
+ * sends nothing, but the file grows.
+ */
+export type Deadline = number | { readonly stallMs: number; readonly aliveAt?: () => number };
 
 /** The target answered a command with a protocol error. */
 export class ProtocolError extends Error {}
@@ -128,9 +132,10 @@ export class CdpConnection {
           fail(new CommandTimeoutError(`${method}: no answer from the target within ${deadline} ms`));
           return;
         }
-        const quietMs = Date.now() - Math.max(this.#lastMessageAt, startedAt);
+        const quietMs = Date.now() - Math.max(this.#lastMessageAt, startedAt, deadline.aliveAt?.() ?? 0);
         if (quietMs >= deadline.stallMs) {
-          fail(new CommandTimeoutError(`${method}: the target sent nothing for ${Math.round(quietMs / 1000)} s (no progress, no data): it is stuck`));
+          const what = deadline.aliveAt ? 'no progress, no data, no sign of work' : 'no progress, no data';
+          fail(new CommandTimeoutError(`${method}: the target sent nothing for ${Math.round(quietMs / 1000)} s (${what}): it is stuck`));
           return;
         }
         const p = this.#pending.get(id);

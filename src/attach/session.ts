@@ -281,6 +281,28 @@ export class TargetSession {
   }
 
   /**
+   * Evaluates a self-contained expression that pauses the target for long (it writes a heap snapshot
+   * itself: target-write.ts), by value, with nothing kept in the target (no object group, `silent`), and
+   * the command-line API for `require` on a Node without `process.getBuiltinModule`. The deadline runs
+   * from the last sign of life `aliveAt` reports; the session is busy meanwhile. Throws when the
+   * expression itself threw (it is written not to).
+   */
+  async evaluateWhileBusy(expression: string, aliveAt: () => number): Promise<unknown> {
+    this.#busy = true;
+    try {
+      const deadline: Deadline = { stallMs: snapshotStallMs(this.#heapBytes), aliveAt };
+      const answer = await this.#send('Runtime.evaluate', {
+        expression, returnByValue: true, silent: true, includeCommandLineAPI: true, awaitPromise: false, generatePreview: false,
+      }, deadline);
+      const details = answer.exceptionDetails as { text?: string; exception?: { description?: string } } | undefined;
+      if (details) throw new Error(`evaluation failed in the target: ${firstLine(details.exception?.description ?? details.text ?? 'exception')}`);
+      return (answer.result as { value?: unknown } | undefined)?.value;
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /**
    * Leaves the target as it was found, then releases the lock. Safe to call twice (and at once from
    * the normal path and an exit path: both get the same answer) and after the target is gone.
    */

@@ -4,6 +4,9 @@
 // the fields in it that name the process and the inspector session) and the private output directory (0700).
 // A write the file system refuses (disk full, read-only, quota) is an OutputError naming the path and the
 // bytes written, with the partial file already removed; the checks before any signal are output-place.ts.
+// The same partial file can be handed over to the target to write itself (target-write.ts): created
+// here (0600, exclusively: never a link someone planted), closed on our side, then renamed or removed
+// here alike.
 
 import { OutputError } from '../errors.js';
 import { randomUUID } from 'node:crypto';
@@ -28,6 +31,8 @@ export class SnapshotFileWriter {
   readonly partialPath: string;
   #fd: number | undefined;
   #bytes = 0;
+  /** The partial file was handed to another writer (the target) and is neither committed nor discarded. */
+  #handedOver = false;
 
   private constructor(path: string) {
     this.path = path;
@@ -66,12 +71,36 @@ export class SnapshotFileWriter {
     this.#bytes += buf.length;
   }
 
-  /** Closes the partial file and renames it into place (removed instead when either fails). */
-  commit(): void {
+  /**
+   * Closes our descriptor and leaves the empty partial file to another writer (the target, which
+   * truncates and writes it by name); `commit` and `discard` then work as for chunks written here.
+   */
+  handOver(): string {
     if (this.#fd === undefined) throw new Error(`${this.partialPath} was discarded`);
     try {
-      closeSync(this.#fd); // a network file system reports a failed write as late as here
+      closeSync(this.#fd);
+    } catch (err) {
       this.#fd = undefined;
+      this.discard();
+      throw writeFailure(this.path, err, { bytesWritten: 0, removed: this.partialPath });
+    }
+    this.#fd = undefined;
+    this.#handedOver = true;
+    return this.partialPath;
+  }
+
+  /** For a handed-over file: what the other writer wrote so far (the size on disk). */
+  noteBytes(bytes: number): void {
+    if (this.#handedOver) this.#bytes = bytes;
+  }
+
+  /** Closes the partial file and renames it into place (removed instead when either fails). */
+  commit(): void {
+    if (this.#fd === undefined && !this.#handedOver) throw new Error(`${this.partialPath} was discarded`);
+    try {
+      if (this.#fd !== undefined) closeSync(this.#fd); // a network file system reports a failed write as late as here
+      this.#fd = undefined;
+      this.#handedOver = false;
       renameSync(this.partialPath, this.path);
     } catch (err) {
       this.discard();
@@ -81,6 +110,7 @@ export class SnapshotFileWriter {
 
   /** Drops an incomplete snapshot: closes and removes the partial file. Safe to call twice. */
   discard(): void {
+    this.#handedOver = false;
     if (this.#fd !== undefined) {
       try {
         closeSync(this.#fd);

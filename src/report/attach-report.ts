@@ -123,7 +123,8 @@ export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, es
 
 /**
  * After each snapshot, what it cost beside what the plan predicted: the pause (forced GC, generation and
- * transfer), the target's RSS before the snapshot (after the GC) and once it was sent, the file's size.
+ * transfer), the target's RSS before the snapshot (after the GC) and once it was sent, the file's size,
+ * and how it was taken (written by the target, or streamed and why).
  */
 export function measuredLine(s: CapturedSnapshot, estimate?: SnapshotEstimate): string {
   const parts = [`paused ${seconds(s.durationMs)}${estimate ? ` (predicted ~${seconds(estimate.pauseMs)})` : ''}`];
@@ -133,7 +134,15 @@ export function measuredLine(s: CapturedSnapshot, estimate?: SnapshotEstimate): 
     parts.push(`target RSS ${formatBytes(before)} → ${formatBytes(s.rssAfterBytes)} (${formatBytesDelta(s.rssAfterBytes - before)}${predicted})`);
   }
   parts.push(`file ${formatBytes(s.bytes)}${estimate ? ` (predicted ~${formatBytes(estimate.fileBytes)})` : ''}`);
+  parts.push(methodText(s));
   return `  measured   ${parts.join('; ')}`;
+}
+
+/** How a snapshot was taken, for the plan and the measured line. */
+export function methodText(s: Pick<CapturedSnapshot, 'method' | 'streamedBecause'>): string {
+  return s.method === 'target-wrote'
+    ? 'written by the target itself (v8.writeHeapSnapshot)'
+    : `streamed over the inspector${s.streamedBecause ? ` (${s.streamedBecause})` : ''}`;
 }
 
 const BARS = '▁▂▃▄▅▆▇█';

@@ -10,7 +10,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, statfsSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, statfsSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, type CliResult } from '../helpers/cli.js';
@@ -152,7 +152,19 @@ test('the disk fills during a snapshot (--force past the estimate): exit 2 with 
   assert.match(r.stderr, /warning: not enough disk space .* going ahead \(--force\)/);
   assert.deepEqual(readdirSync(disk), [], 'no partial file, no JSON');
   assert.equal(statfsSync(disk).bfree, statfsSync(disk).blocks, 'the disk is empty again');
+  assert.deepEqual(filesOpenIn(t.pid, disk), [], 'the target holds no file on that disk (a snapshot it wrote itself included)');
 });
+
+/** What `pid` holds open under `dir` (its /proc/PID/fd links). */
+function filesOpenIn(pid: number, dir: string): string[] {
+  return readdirSync(`/proc/${pid}/fd`).map((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      return '';
+    }
+  }).filter((l) => l.startsWith(`${dir}/`));
+}
 
 test('attach: the disk fills at the second snapshot: exit 2, the first snapshot kept whole, the second removed, target as found', async () => {
   const t = await target();

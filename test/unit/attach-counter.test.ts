@@ -55,7 +55,7 @@ test('pacing: the interval by default, --every needs --counter, --interval becom
 });
 
 function snap(counter?: number): CapturedSnapshot {
-  return { index: 1, file: 'f', metaFile: 'm', takenAt: '', durationMs: 1, bytes: 1, ...(counter === undefined ? {} : { counter }) };
+  return { index: 1, file: 'f', metaFile: 'm', takenAt: '', durationMs: 1, bytes: 1, method: 'streamed', ...(counter === undefined ? {} : { counter }) };
 }
 
 test('units for per-unit rates: --unit-count, else the counter\'s advance first → last', () => {

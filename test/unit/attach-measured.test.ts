@@ -12,7 +12,7 @@ const snapshot: CapturedSnapshot = {
   index: 1, file: '/tmp/x-1.heapsnapshot', metaFile: '/tmp/x-1.json', takenAt: '2026-12-01T00:00:00.000Z',
   durationMs: 4200, bytes: 141 * MiB,
   memoryUsage: { rss: 153 * MiB, heapTotal: 90 * MiB, heapUsed: 70 * MiB, external: 5 * MiB, arrayBuffers: 4 * MiB },
-  rssAfterBytes: 784 * MiB,
+  rssAfterBytes: 784 * MiB, method: 'target-wrote',
 };
 
 test('after a snapshot: measured pause, RSS before → after and file size beside the predictions', () => {
@@ -20,10 +20,12 @@ test('after a snapshot: measured pause, RSS before → after and file size besid
   const line = measuredLine(snapshot, estimate);
   assert.equal(line,
     `  measured   paused 4.2 s (predicted ~${(estimate.pauseMs / 1000).toFixed(1)} s); `
-    + 'target RSS 153 MiB → 784 MiB (+631 MiB; predicted up to +910 MiB); file 141 MiB (predicted ~149 MiB)');
+    + 'target RSS 153 MiB → 784 MiB (+631 MiB; predicted up to +910 MiB); file 141 MiB (predicted ~149 MiB); '
+    + 'written by the target itself (v8.writeHeapSnapshot)');
 });
 
 test('without a local pid the RSS is left out, not guessed', () => {
   const { rssAfterBytes: _drop, ...remote } = snapshot;
-  assert.equal(measuredLine(remote), '  measured   paused 4.2 s; file 141 MiB');
+  const streamed: CapturedSnapshot = { ...remote, method: 'streamed', streamedBecause: 'the target is not a local process (--port / --ws): it cannot write where leakhunt reads' };
+  assert.equal(measuredLine(streamed), '  measured   paused 4.2 s; file 141 MiB; streamed over the inspector (the target is not a local process (--port / --ws): it cannot write where leakhunt reads)');
 });

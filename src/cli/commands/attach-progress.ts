@@ -54,6 +54,7 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
     onPhase(index, phase, p) {
       const head = `leakhunt: snapshot ${index} of ${total}`;
       if (phase === 'gc') show(`${head}: forced GC`, `${index}gc`);
+      else if (phase === 'generating' && p.total === undefined) show(`${head}: generating (the target is paused)`, `${index}gen`);
       else if (phase === 'generating') {
         const pct = p.total ? Math.floor((100 * (p.done ?? 0)) / p.total) : 0;
         show(`${head}: generating ${pct}% (the target is paused)`, `${index}gen${tty ? pct : Math.floor(pct / 25)}`);

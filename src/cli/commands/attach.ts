@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
-import { captureSeries, type CaptureResult } from '../../attach/capture.js';
+import { captureSeries, snapshotMethodFor, type CaptureResult } from '../../attach/capture.js';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
 import { checkCounter } from '../../attach/counter.js';
 import type { OpenedTarget } from '../../attach/open-target.js';
@@ -18,7 +18,7 @@ import { evaluateGates } from '../../diagnose/gates.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnose } from '../../diagnose/diagnose.js';
 import { AttachError, ExitCode, OutputError, UsageError } from '../../errors.js';
-import { buildAttachDocument, type AttachOutput } from '../../report/attach-report.js';
+import { buildAttachDocument, methodText, type AttachOutput } from '../../report/attach-report.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import { parseDuration, parseTop } from '../parse-options.js';
 import { pacingOf, pacingText, unitCountOf, type PacingFlags } from './attach-pacing.js';
@@ -145,6 +145,7 @@ the plan printed first says for about how long.`)
             }
             const dir = prepareOutputDir(outDir);
             if (dir.warning) warn(dir.warning);
+            printLines([`  method     ${methodText(snapshotMethodFor(session, join(outDir, `${stem}-1.heapsnapshot`), address.pid))}`]);
             try {
               capture = await captureSeries({
                 session,

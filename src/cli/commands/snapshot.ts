@@ -6,17 +6,18 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { wantsProgress } from '../progress.js';
-import { captureSnapshot, metaPathOf, type CapturedSnapshot } from '../../attach/capture.js';
+import { captureSnapshot, metaPathOf, snapshotMethodFor, type CapturedSnapshot } from '../../attach/capture.js';
 import { ConnectionClosedError } from '../../attach/cdp-connection.js';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
 import type { OpenedTarget } from '../../attach/open-target.js';
 import { checkOutputFile, type OutputPlace } from '../../attach/output-place.js';
 import { AttachError } from '../../errors.js';
+import { methodText } from '../../report/attach-report.js';
 import { formatBytes } from '../../report/format.js';
 import { warn } from '../output.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
 import {
-  addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, targetAddressOf, type TargetFlags,
+  addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, printLines, targetAddressOf, type TargetFlags,
 } from './attach-common.js';
 import { createCaptureProgress } from './attach-progress.js';
 import { assessDiskSpace, refuseBeforeSignal } from './output-checks.js';
@@ -76,6 +77,7 @@ Examples:
               refuseBeforeSignal(placeOf(file), force, '-o');
             }
             assessDiskSpace(placeOf(file), estimate, 1, force, '-o'); // free space now, with the heap known
+            printLines([`  method     ${methodText(snapshotMethodFor(session, file, address.pid))}`]);
             try {
               snapshot = await captureSnapshot(session, file, 1, stop.signal, progress, undefined, address.pid);
             } catch (err) {
