@@ -17,6 +17,7 @@ const out = join(root, 'demo-out');
 mkdirSync(out, { recursive: true, mode: 0o700 });
 chmodSync(out, 0o700);
 const captureDir = join(out, 'attach');
+const reportFile = join(out, 'report.html');
 rmSync(captureDir, { recursive: true, force: true });
 
 const simple = process.argv.includes('--simple');
@@ -37,7 +38,7 @@ if (agent.exitCode !== null) {
   process.exit(1);
 }
 const args = ['attach', String(agent.pid), '--snapshots', '3', '--counter', 'globalThis.__leakhuntRequests', '--every', simple ? '400' : '40',
-  '--interval', '60s', '--sample-every', '500ms', '--out', captureDir, '--top', '8', '--groups', '3'];
+  '--interval', '60s', '--sample-every', '500ms', '--out', captureDir, '--top', '8', '--groups', '3', '--html', reportFile];
 console.error(`demo: a leaking agent runs as pid ${agent.pid}; now: leakhunt ${args.join(' ')}\n`);
 const run = spawnSync(process.execPath, [join(root, 'bin/leakhunt.js'), ...args], { stdio: 'inherit' });
 const alive = agent.exitCode === null;
@@ -45,6 +46,7 @@ stopAgent();
 // attach exits 1 when its verdict is a leak: for this fixture that is the expected answer.
 if (run.status === 1 || run.status === 0) {
   console.error(`\ndemo: done (leakhunt exit ${run.status}${run.status === 1 ? ': leak found, as expected' : ''}); the agent was ${alive ? 'still running when leakhunt detached' : 'gone'}; snapshots in ${captureDir}`);
+  console.error(`demo: the HTML report: ${reportFile}`);
   process.exit(0);
 }
 process.exit(run.status ?? 1);

@@ -7,7 +7,7 @@ import { formatBytes } from './format.js';
 import { element, escapeHtml } from './html-escape.js';
 
 function hopItem(hop: ChainHop, holder: ChainHop | undefined): string {
-  const id = element('code', { class: 'id', title: `find @${hop.node.id} in DevTools (Memory → the snapshot → Ctrl+F)` }, `@${hop.node.id}`);
+  const id = element('code', { class: 'id' }, `@${hop.node.id}`);
   const name = hop.node.name && hop.node.name !== hop.node.className ? ` ${element('span', { class: 'name' }, escapeHtml(hop.node.name))}` : '';
   const sizes = element('span', { class: 'size' }, `self ${escapeHtml(formatBytes(hop.selfSize))} · retained ${escapeHtml(formatBytes(hop.retainedSize))}`);
   const label = hop.label ? ` ${element('span', { class: 'label', title: hop.label.inferred ? 'inferred from the neighbourhood' : hop.label.kind }, escapeHtml(hop.label.text))}` : '';
@@ -26,5 +26,6 @@ export function chainDetails(chain: readonly ChainHop[], caption: string): strin
   const labels = chain.filter((h) => h.label).length;
   const summary = `${escapeHtml(caption)}: ${element('b', {}, escapeHtml(first.node.className))} @${first.node.id} … ${escapeHtml(last.node.className)} — ${chain.length} hops${labels ? `, ${labels} labelled` : ''}`;
   const hops = chain.map((hop, i) => hopItem(hop, chain[i + 1])).join('');
-  return element('details', { class: 'chain' }, `${element('summary', {}, summary)}${element('ol', { class: 'hops' }, hops)}`);
+  const hint = element('p', { class: 'hint' }, 'object first, GC root last; find any @id in DevTools: Memory → load the snapshot → Ctrl+F');
+  return element('details', { class: 'chain' }, `${element('summary', {}, summary)}${hint}${element('ol', { class: 'hops' }, hops)}`);
 }

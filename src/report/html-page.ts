@@ -20,7 +20,7 @@ ul{margin:4px 0;padding-left:20px}code{font:12px ui-monospace,SFMono-Regular,Men
 details.chain{margin:8px 0}details.chain summary{cursor:pointer;color:var(--dim)}ol.hops{margin:6px 0;padding-left:28px}
 li.hop{padding:3px 6px;border-radius:4px}li.hop.labelled{background:var(--hi)}.label{font-size:12px;font-weight:600;color:var(--warn);margin-left:6px}
 .id{color:#3451b2}.type,.size{color:var(--dim);font-size:12px;margin-left:4px}.edge{color:var(--dim);font-size:12px;padding-left:14px}
-.name{font-style:italic}table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}th,td{padding:3px 8px;border-bottom:1px solid var(--line);text-align:left}
+.name{font-style:italic}.hint{font-size:12px;color:var(--dim);margin:4px 0 0 28px}table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}th,td{padding:3px 8px;border-bottom:1px solid var(--line);text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}table.sortable th{cursor:pointer;user-select:none}th[data-dir=asc]::after{content:" ▲"}th[data-dir=desc]::after{content:" ▼"}
 .scroll{max-height:480px;overflow:auto;border:1px solid var(--line)}.scroll thead th{position:sticky;top:0;background:#eef1f4}
 figure.chart-box{margin:8px 0;background:#fff}svg.chart{width:100%;max-width:720px;height:auto;display:block}figcaption{font-size:12px;color:var(--dim)}

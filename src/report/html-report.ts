@@ -63,14 +63,19 @@ function snapshotReadings(out: AttachOutput): MemorySample[] {
   return out.snapshots.flatMap((s) => (s.takenAt && s.memoryUsage ? [{ t: Date.parse(s.takenAt), ...s.memoryUsage }] : []));
 }
 
-export function buildAttachHtml(out: AttachOutput): string {
+/** How much of the result the page shows: survivor groups with a chain each (the command's --groups). */
+export interface HtmlOptions {
+  readonly groups: number;
+}
+
+export function buildAttachHtml(out: AttachOutput, options: HtmlOptions): string {
   const moments: SnapshotMoment[] = out.snapshots.flatMap((s, i) => (s.takenAt ? [{ index: s.index ?? i + 1, t: Date.parse(s.takenAt), durationMs: s.durationMs ?? 0 }] : []));
   const axis = attachAxis(out);
   const body = [
     header(`leakhunt attach: pid ${out.target.pid}`, [
       ['Node', out.target.nodeVersion],
       ['snapshots', `${out.capture.taken} of ${out.capture.requested}`],
-      ['first', out.snapshots[0]?.takenAt ?? '?'],
+      ['first snapshot', (out.snapshots[0]?.takenAt ?? '?').replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
       ['live heap growth', formatBytesDelta(out.growth)],
       ...(out.capture.unitCount ? [['units of work', formatCount(out.capture.unitCount.count)] as const] : []),
       ['ended', out.capture.endedBy],
@@ -78,7 +83,7 @@ export function buildAttachHtml(out: AttachOutput): string {
     verdictSection(out.verdict, out.evidence),
     findingsSection(out.findings, out, axis),
     timelineSection(out.samples.length ? out.samples : snapshotReadings(out), moments),
-    survivorSection(out.survivors?.groups ?? [], axis),
+    survivorSection(out.survivors?.groups ?? [], options.groups),
     classDiffSection(out.classes),
     notesSection('Gates', gateLines(out.gates)),
     notesSection('What this comparison cannot tell', out.limitations.map((l) => l.text)),
@@ -87,7 +92,7 @@ export function buildAttachHtml(out: AttachOutput): string {
   return htmlPage(`leakhunt: pid ${out.target.pid} — ${out.verdict}`, body.join('\n'));
 }
 
-export function buildDiffHtml(d: DiffJson): string {
+export function buildDiffHtml(d: DiffJson, options: HtmlOptions): string {
   const axis = positionAxis(d.snapshots.length);
   const body = [
     header('leakhunt diff', [
@@ -98,7 +103,7 @@ export function buildDiffHtml(d: DiffJson): string {
     ]),
     verdictSection(d.verdict, d.evidence),
     findingsSection(d.findings, d, axis),
-    survivorSection(d.survivors?.groups ?? [], axis),
+    survivorSection(d.survivors?.groups ?? [], options.groups),
     classDiffSection(d.classes),
     notesSection('Gates', gateLines(d.gates)),
     notesSection('What this comparison cannot tell', d.limitations.map((l) => l.text)),

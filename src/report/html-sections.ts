@@ -108,13 +108,16 @@ export function dominatorSection(rows: readonly DominatorRow[]): string {
   return element('section', { id: 'dominators' }, `${element('h2', {}, `Largest objects (${rows.length})`)}${element('div', { class: 'scroll' }, table)}`);
 }
 
-export function survivorSection(groups: readonly SurvivorGroup[], axis: SeriesAxis): string {
-  if (groups.length === 0) return '';
+/** The first `shown` survivor groups (the report's --groups), each with its chain; how many more the JSON has. */
+export function survivorSection(all: readonly SurvivorGroup[], shown: number): string {
+  if (all.length === 0) return '';
+  const groups = all.slice(0, shown);
+  const more = all.length > groups.length ? element('p', { class: 'dim' }, `${all.length - groups.length} smaller groups are in --json`) : '';
   const cards = groups.map((g, i) => {
     const head = `${i + 1}. ${escapeHtml(g.className)} — ${escapeHtml(formatCount(g.count))} objects, ${escapeHtml(formatBytes(g.retainedSize))} retained, counts ${escapeHtml(g.counts.map((c) => formatCount(c)).join(' → '))}${g.heldBy === 'lasting' ? '' : ` (held by: ${escapeHtml(g.heldBy)})`}`;
     return element('div', { class: 'card group' }, `${element('h3', {}, head)}${chainDetails(g.chain, 'chain of its largest member')}`);
   }).join('');
-  return element('section', { id: 'survivors' }, `${element('h2', {}, `Objects born after the first snapshot and still alive, by retainer path (${groups.length} groups; x axis: ${escapeHtml(axis.name)})`)}${cards}`);
+  return element('section', { id: 'survivors' }, `${element('h2', {}, `Objects born after the first snapshot and still alive, by retainer path (the largest ${groups.length} of ${all.length} groups)`)}${cards}${more}`);
 }
 
 export function notesSection(title: string, lines: readonly string[]): string {

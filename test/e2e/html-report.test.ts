@@ -110,7 +110,8 @@ test('attach --html: a page that loads clean, charts with points, chains that op
     const again = readFileSync(rebuilt, 'utf8');
     await withPage(rebuilt, async (o) => {
       assertSelfContained(again, o, 'report');
-      assert.match((await o.page.locator('#finding-1 h3').textContent()) ?? '', /CacheEntry/);
+      const shown = await o.page.locator('#findings h3').allTextContents();
+      assert.deepEqual(shown.map((h) => h.replace(/^\S+?\d+\. /, '')), json.findings.map((f) => f.className), 'the findings attach printed, in its order');
       const points = await o.page.locator('#timeline path.line').first().getAttribute('data-points');
       assert.equal(Number(points), json.samples.length, 'the timeline from result.json');
     });

@@ -113,7 +113,7 @@ Examples:
         process.stderr.write('leakhunt: hint: if these are instances of one service (or one process), --across-processes compares them by retainer path\n');
       }
       const json = { ...result, verdict: diagnosis.verdict, evidence: diagnosis.evidence, findings: diagnosis.findings, ...(diagnosis.model ? { model: diagnosis.model } : {}), gates };
-      if (flags.html !== undefined) writeHtmlReport(flags.html, buildDiffHtml(json));
+      if (flags.html !== undefined) writeHtmlReport(flags.html, buildDiffHtml(json, { groups }));
       await writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);

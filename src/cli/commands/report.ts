@@ -18,11 +18,13 @@ import { buildAttachHtml } from '../../report/html-report.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
 import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
 import { warn } from '../output.js';
+import { parseTop } from '../parse-options.js';
 import { createProgress, wantsProgress } from '../progress.js';
 import { DIAGNOSIS_GROUPS } from './diff.js';
 
 interface ReportFlags {
   html?: string;
+  groups: string;
   progress?: boolean;
 }
 
@@ -67,6 +69,7 @@ export function registerReport(program: Command, _globals: () => GlobalOptions, 
     .argument('<dir>', 'the --out directory of an attach: its snapshots, the JSON beside each, and result.json')
     .description('rebuild the HTML report of an attach from its output directory')
     .option('--html <file>', 'where the page goes (default: <dir>/report.html)')
+    .option('--groups <n>', 'how many survivor groups to show, with a chain each', '10')
     .option('--progress', 'show progress on stderr even when not a terminal')
     .option('--no-progress', 'never show progress')
     .addHelpText('after', `
@@ -75,6 +78,7 @@ Examples:
   $ leakhunt report ./incident-17 --html incident-17.html`)
     .action(async (dir: string, flags: ReportFlags, cmd: Command) => {
       const htmlPath = flags.html ?? join(dir, 'report.html');
+      const groups = parseTop(flags.groups, '--groups');
       checkHtmlPath(htmlPath);
       const kept = seriesIn(dir);
       const resultFile = join(dir, 'result.json');
@@ -134,6 +138,6 @@ Examples:
         warnings: [...diff.warnings, ...(earlier ? earlier.warnings.filter((w) => !diff.warnings.includes(w)) : [])],
         leakhunt: earlier?.leakhunt ?? { captureRssPeak: 0 },
       };
-      process.stdout.write(`${writeHtmlReport(htmlPath, buildAttachHtml(output))}\n`);
+      process.stdout.write(`${writeHtmlReport(htmlPath, buildAttachHtml(output, { groups }))}\n`);
     });
 }
