@@ -66,6 +66,8 @@ function snapshotReadings(out: AttachOutput): MemorySample[] {
 /** How much of the result the page shows: survivor groups with a chain each (the command's --groups). */
 export interface HtmlOptions {
   readonly groups: number;
+  /** False when the capture's own record is gone (`leakhunt report` without result.json): its facts are not shown. */
+  readonly captureKnown?: boolean;
 }
 
 export function buildAttachHtml(out: AttachOutput, options: HtmlOptions): string {
@@ -74,11 +76,11 @@ export function buildAttachHtml(out: AttachOutput, options: HtmlOptions): string
   const body = [
     header(`leakhunt attach: pid ${out.target.pid}`, [
       ['Node', out.target.nodeVersion],
-      ['snapshots', `${out.capture.taken} of ${out.capture.requested}`],
+      ['snapshots', options.captureKnown === false ? `${out.snapshots.length} (the capture's record, result.json, is missing)` : `${out.capture.taken} of ${out.capture.requested}`],
       ['first snapshot', (out.snapshots[0]?.takenAt ?? '?').replace('T', ' ').replace(/\.\d+Z$/, ' UTC')],
       ['live heap growth', formatBytesDelta(out.growth)],
       ...(out.capture.unitCount ? [['units of work', formatCount(out.capture.unitCount.count)] as const] : []),
-      ['ended', out.capture.endedBy],
+      ...(options.captureKnown === false ? [] : [['ended', out.capture.endedBy] as const]),
     ]),
     verdictSection(out.verdict, out.evidence),
     findingsSection(out.findings, out, axis),

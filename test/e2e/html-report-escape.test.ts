@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ChainHop } from '../../src/analysis/chain-description.js';
 import type { Finding } from '../../src/diagnose/diagnose.js';
 import { buildAnalyzeHtml } from '../../src/report/html-report.js';
-import { openInChromium } from '../helpers/browser.js';
+import { withChromiumPage } from '../helpers/browser.js';
 
 const HOSTILE = '<img src=x onerror="document.title=\'owned\'">';
 const SCRIPTED = '</script><script>document.title="owned"</script>';
@@ -42,22 +42,22 @@ test('names that look like markup are text in the page; a labelled hop is highli
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-html-escape-'));
   const file = join(dir, 'page.html');
   writeFileSync(file, html);
-  const o = await openInChromium(file);
   try {
-    assert.deepEqual(o.errors, []);
-    assert.deepEqual(o.network, [], 'the injected <img> fetched nothing: it is text');
-    assert.equal(await o.page.title(), 'leakhunt analyze — suspect', 'no injected script ran');
-    assert.equal(await o.page.locator('img').count(), 0);
-    assert.equal(await o.page.locator('script').count(), 1, 'only the page\'s own script');
-    assert.equal(await o.page.locator('#finding-1 h3').textContent(), `suspect1. ${HOSTILE}`, 'shown as the text it is');
-    await o.page.locator('#finding-1 summary').click();
-    const labelled = o.page.locator('#finding-1 li.hop.labelled');
-    assert.equal(await labelled.count(), 1, 'the labelled hop, and only it, is highlighted');
-    assert.match((await labelled.textContent()) ?? '', /^@12 Timeout .*AsyncLocalStorage store captured by a <Timeout>/);
-    assert.equal(await o.page.locator('#finding-1 .edge').first().textContent(), `held as ${SCRIPTED} (property) by`);
-    assert.equal(await o.page.locator('#dominators tbody td').nth(2).textContent(), SCRIPTED);
+    await withChromiumPage(file, async (o) => {
+      assert.deepEqual(o.errors, []);
+      assert.deepEqual(o.network, [], 'the injected <img> fetched nothing: it is text');
+      assert.equal(await o.page.title(), 'leakhunt analyze — suspect', 'no injected script ran');
+      assert.equal(await o.page.locator('img').count(), 0);
+      assert.equal(await o.page.locator('script').count(), 1, 'only the page\'s own script');
+      assert.equal(await o.page.locator('#finding-1 h3').textContent(), `suspect1. ${HOSTILE}`, 'shown as the text it is');
+      await o.page.locator('#finding-1 summary').click();
+      const labelled = o.page.locator('#finding-1 li.hop.labelled');
+      assert.equal(await labelled.count(), 1, 'the labelled hop, and only it, is highlighted');
+      assert.match((await labelled.textContent()) ?? '', /^@12 Timeout .*AsyncLocalStorage store captured by a <Timeout>/);
+      assert.equal(await o.page.locator('#finding-1 .edge').first().textContent(), `held as ${SCRIPTED} (property) by`);
+      assert.equal(await o.page.locator('#dominators tbody td').nth(2).textContent(), SCRIPTED);
+    });
   } finally {
-    await o.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -13,15 +13,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.js';
 import { startTarget } from '../helpers/live-target.js';
-import { openInChromium, type OpenedPage } from '../helpers/browser.js';
+import { startChromium, type Chromium, type OpenedPage } from '../helpers/browser.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test/artifacts/', import.meta.url));
 const COUNTER = 'globalThis.__leakhuntRequests';
 /** Strings the fixture keeps in the heap (fixtures/map-cache.cjs): never in a report. */
 const HEAP_STRINGS = ['item payload', 'GET /items/'];
 
+let browser: Chromium | undefined;
+
 async function withPage<T>(file: string, body: (o: OpenedPage) => Promise<T>): Promise<T> {
-  const opened = await openInChromium(file);
+  browser ??= await startChromium();
+  const opened = await browser.open(file);
   try {
     return await body(opened);
   } finally {
@@ -116,6 +119,19 @@ test('attach --html: a page that loads clean, charts with points, chains that op
       assert.equal(Number(points), json.samples.length, 'the timeline from result.json');
     });
 
+    // an interrupted capture leaves no result.json: the page still comes, its timeline from the snapshots' readings
+    rmSync(join(out, 'result.json'));
+    const bare = join(dir, 'bare.html');
+    const rb = await runCli(['report', out, '--html', bare, '--no-progress'], { timeoutMs: 60_000 });
+    assert.equal(rb.code, 0, rb.stderr);
+    assert.match(rb.stderr, /result\.json is missing/);
+    await withPage(bare, async (o) => {
+      assertSelfContained(readFileSync(bare, 'utf8'), o, 'report without result.json');
+      assert.equal(await o.page.locator('#timeline path.line').first().getAttribute('data-points'), '3', 'a reading per snapshot');
+      assert.match((await o.page.locator('.facts').textContent()) ?? '', /result\.json, is missing/);
+      assert.doesNotMatch((await o.page.locator('.facts').textContent()) ?? '', /ended/, 'how the capture ended is not known');
+    });
+
     // diff --html and analyze --html on the captured snapshots
     const snapshots = [1, 2, 3].map((n) => join(out, `${target.pid}-${n}.heapsnapshot`));
     assert.ok(snapshots.every((s) => existsSync(s)));
@@ -137,6 +153,7 @@ test('attach --html: a page that loads clean, charts with points, chains that op
     });
   } finally {
     await target.stop();
+    await browser?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

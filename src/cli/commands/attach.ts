@@ -254,9 +254,9 @@ the plan printed first says for about how long.`)
         leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },
       };
       if (format !== 'text') for (const w of diff.warnings) warn(w);
+      await writeResult(format, output, () => buildAttachDocument(output, { top, groups }, diagnosis), globals().noColor);
       writePrivateJson(join(outDir, 'result.json'), output); // what `leakhunt report <out dir>` reads the samples and capture facts from
       if (flags.html !== undefined) writeHtmlReport(flags.html, buildAttachHtml(output, { groups }));
-      await writeResult(format, output, () => buildAttachDocument(output, { top, groups }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       const grows = diagnosis.verdict === 'leak' || diagnosis.verdict === 'external';

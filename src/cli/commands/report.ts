@@ -128,7 +128,7 @@ Examples:
           intervalFrom: 'previous-snapshot-end',
           ...(unitCount ? { unitCount } : {}),
           sampleEveryMs: 0,
-          endedBy: 'signal',
+          endedBy: 'signal', // not known without result.json: the page does not show it (captureKnown)
           inspector: { host: '?', port: 0, how: 'sigusr1', openedByUs: false, inspectorClosed: false, note: 'not recorded (no result.json)' },
         },
         verdict: diagnosis.verdict,
@@ -138,6 +138,6 @@ Examples:
         warnings: [...diff.warnings, ...(earlier ? earlier.warnings.filter((w) => !diff.warnings.includes(w)) : [])],
         leakhunt: earlier?.leakhunt ?? { captureRssPeak: 0 },
       };
-      process.stdout.write(`${writeHtmlReport(htmlPath, buildAttachHtml(output, { groups }))}\n`);
+      process.stdout.write(`${writeHtmlReport(htmlPath, buildAttachHtml(output, { groups, captureKnown: earlier !== undefined }))}\n`);
     });
 }
