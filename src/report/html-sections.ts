@@ -126,5 +126,5 @@ export function notesSection(title: string, lines: readonly string[]): string {
 }
 
 export function factsLine(facts: readonly (readonly [string, string])[]): string {
-  return element('p', { class: 'facts' }, facts.map(([k, v]) => element('span', {}, `${escapeHtml(k)}: <b>${escapeHtml(v)}</b>`)).join(''));
+  return element('p', { class: 'facts' }, facts.map(([k, v]) => element('span', {}, `${escapeHtml(k)}: <b>${escapeHtml(v)}</b>`)).join(' '));
 }
