@@ -17,6 +17,7 @@ const out = join(root, 'demo-out');
 mkdirSync(out, { recursive: true, mode: 0o700 });
 chmodSync(out, 0o700);
 const captureDir = join(out, 'attach');
+const reportFile = join(out, 'report.html');
 rmSync(captureDir, { recursive: true, force: true });
 
 const simple = process.argv.includes('--simple');
@@ -47,7 +48,7 @@ if (agent.exitCode !== null) {
   process.exit(1);
 }
 const args = ['attach', String(agent.pid), '--snapshots', '3', '--counter', 'globalThis.__leakhuntRequests', '--every', simple ? '400' : '40',
-  '--interval', '60s', '--sample-every', '500ms', '--out', captureDir, '--top', '3', '--groups', '3'];
+  '--interval', '60s', '--sample-every', '500ms', '--out', captureDir, '--top', '3', '--groups', '3', '--html', reportFile];
 console.error(`demo: a leaking agent runs as pid ${agent.pid} (its own stderr marked "agent | ")`);
 const shown = args.map((a) => a.replace(`${root}/`, ''));
 console.error(`demo: leakhunt ${shown.slice(0, 7).join(' ')}\n        ${shown.slice(7).join(' ')}`);
@@ -61,6 +62,7 @@ stopAgent();
 // attach exits 1 when its verdict is a leak: for this fixture that is the expected answer.
 if (run.status === 1 || run.status === 0) {
   console.error(`demo: done (leakhunt exit ${run.status}${run.status === 1 ? ': a leak, as expected' : ''}); the agent ${alive ? 'still ran when leakhunt left' : 'was gone'}`);
+  console.error(`demo: the HTML report: ${reportFile.replace(`${root}/`, '')}`);
   process.exit(0);
 }
 process.exit(run.status ?? 1);

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   attach: async () => (await import('./commands/attach.js')).registerAttach,
   snapshot: async () => (await import('./commands/snapshot.js')).registerSnapshot,
   watch: async () => (await import('./commands/watch.js')).registerWatch,
+  report: async () => (await import('./commands/report.js')).registerReport,
 };
 
 /** The commands `argv` needs registered: the one it names, or all of them (help, typos, no command). */

@@ -3,6 +3,8 @@
 import type { Command } from 'commander';
 import { analyzeSnapshotFile } from '../../index.js';
 import { buildAnalyzeDocument } from '../../report/analyze-report.js';
+import { buildAnalyzeHtml } from '../../report/html-report.js';
+import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
 import { parseChoice, parseTop } from '../parse-options.js';
 import { createProgress, wantsProgress } from '../progress.js';
 import { formatOf, writeResult } from '../output.js';
@@ -15,6 +17,7 @@ interface AnalyzeFlags {
   json?: boolean;
   markdown?: boolean;
   progress?: boolean;
+  html?: string;
 }
 
 export function registerAnalyze(program: Command, globals: () => GlobalOptions): void {
@@ -27,6 +30,7 @@ export function registerAnalyze(program: Command, globals: () => GlobalOptions):
     .option('--sort <key>', 'order classes by retained, self or count', 'retained')
     .option('--json', 'print the result as JSON (schemaVersion 1)')
     .option('--markdown', 'print the result as Markdown')
+    .option('--html <file>', 'also write the result as one self-contained HTML page')
     .option('--progress', 'show progress on stderr even with --json')
     .option('--no-progress', 'never show progress')
     .addHelpText('after', `
@@ -40,6 +44,7 @@ Examples:
       const objects = flags.objects === undefined ? undefined : parseTop(flags.objects, '--objects');
       const sort = parseChoice('--sort', flags.sort, ['retained', 'self', 'count'] as const);
       const format = formatOf(flags);
+      checkHtmlPath(flags.html);
       const progress = createProgress(wantsProgress(command, flags.progress, format === 'text'));
       const summary = await analyzeSnapshotFile(file, {
         top,
@@ -49,6 +54,7 @@ Examples:
         onPhase: (phase) => progress.phase(phase),
       });
       progress.done();
+      if (flags.html !== undefined) writeHtmlReport(flags.html, buildAnalyzeHtml(summary, file));
       await writeResult(format, summary, () => buildAnalyzeDocument(summary, file, sort, summary), globals().noColor);
     });
 }

@@ -13,12 +13,14 @@ import type { OpenedTarget } from '../../attach/open-target.js';
 import { readProcStatus, resetPeakRss } from '../../attach/proc-status.js';
 import type { DetachReport } from '../../attach/session.js';
 import { checkOutputDir, type OutputPlace } from '../../attach/output-place.js';
-import { prepareOutputDir } from '../../attach/snapshot-file.js';
+import { prepareOutputDir, writePrivateJson } from '../../attach/snapshot-file.js';
 import { evaluateGates } from '../../diagnose/gates.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnose } from '../../diagnose/diagnose.js';
 import { AttachError, ExitCode, OutputError, UsageError } from '../../errors.js';
 import { buildAttachDocument, methodText, type AttachOutput } from '../../report/attach-report.js';
+import { buildAttachHtml } from '../../report/html-report.js';
+import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import { parseDuration, parseTop } from '../parse-options.js';
 import { pacingOf, pacingText, unitCountOf, type PacingFlags } from './attach-pacing.js';
@@ -37,6 +39,7 @@ interface AttachFlags extends TargetFlags, SeriesReportFlags, PacingFlags {
   out?: string;
   force?: boolean;
   verbose?: boolean;
+  html?: string;
 }
 
 function defaultOutDir(pid: number): string {
@@ -74,6 +77,7 @@ export function registerAttach(program: Command, globals: () => GlobalOptions, s
     .option('--groups <n>', 'how many survivor groups to show, with a chain each', '10')
     .option('--json', 'print the result as JSON: diff\'s object plus target, samples, snapshots, capture')
     .option('--markdown', 'print Markdown')
+    .option('--html <file>', 'also write the report as one self-contained HTML page (rebuild it later: leakhunt report <out dir>)')
     .option('--progress', 'show progress on stderr even with --json')
     .option('--no-progress', 'never show progress')
     .option('--verbose', 'the whole plan, each snapshot\'s measured cost, the analysis phases, and every chain in full')
@@ -117,6 +121,7 @@ the plan printed first says for about how long.`)
       let outDir = flags.out ?? (address.pid === undefined ? '' : defaultOutDir(address.pid));
       const placeOf = (stem: string): OutputPlace => checkOutputDir(outDir, seriesFiles(outDir, stem, count));
       if (address.pid !== undefined) refuseBeforeSignal(placeOf(String(address.pid)), force, '--out');
+      checkHtmlPath(flags.html, outDir);
       const work = `${pacingText(pacing, count, flags.interval)}, each after a forced GC; memory samples every ${flags.sampleEvery}; into ${outDir || defaultOutDir(0)}`;
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;
@@ -255,6 +260,8 @@ the plan printed first says for about how long.`)
       };
       if (format !== 'text') for (const w of diff.warnings) warn(w);
       await writeResult(format, output, () => buildAttachDocument(output, { top, groups, verbose }, diagnosis), globals().noColor);
+      writePrivateJson(join(outDir, 'result.json'), output); // what `leakhunt report <out dir>` reads the samples and capture facts from
+      if (flags.html !== undefined) writeHtmlReport(flags.html, buildAttachHtml(output, { groups }));
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       const grows = diagnosis.verdict === 'leak' || diagnosis.verdict === 'external';

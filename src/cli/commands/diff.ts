@@ -6,6 +6,8 @@ import { evaluateGates, type GateLimits } from '../../diagnose/gates.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnose } from '../../diagnose/diagnose.js';
 import { buildDiffDocument } from '../../report/diff-report.js';
+import { buildDiffHtml } from '../../report/html-report.js';
+import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
 import { UsageError, ExitCode } from '../../errors.js';
 import { parseCount, parseSize, parseTop } from '../parse-options.js';
 import { createProgress, wantsProgress } from '../progress.js';
@@ -29,6 +31,7 @@ export interface SeriesReportFlags {
 interface DiffFlags extends SeriesReportFlags {
   failOnLeak?: boolean;
   acrossProcesses?: boolean;
+  html?: string;
 }
 
 /** Survivor groups the diagnosis looks at (the report shows --groups of them; JSON has them all). */
@@ -72,6 +75,7 @@ export function registerDiff(program: Command, globals: () => GlobalOptions, sta
     .option('--groups <n>', 'how many survivor groups to show, with a chain each', '10')
     .option('--json', 'print the result as JSON (schemaVersion 1)')
     .option('--markdown', 'print Markdown, e.g. for $GITHUB_STEP_SUMMARY or a pull-request comment')
+    .option('--html <file>', 'also write the report as one self-contained HTML page')
     .option('--progress', 'show progress on stderr even with --json')
     .option('--no-progress', 'never show progress')
     .option('--fail-on-leak', 'exit 1 when the verdict is "leak" or "external" (memory that grows with the work and stays)')
@@ -92,6 +96,7 @@ Examples:
       const limits = gateLimitsOf(flags);
       const format = formatOf(flags);
       const unitCount = flags.unitCount === undefined ? undefined : parseCount('--unit-count', flags.unitCount);
+      checkHtmlPath(flags.html);
       const verbose = flags.verbose === true;
       const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'), process.stderr, verbose);
       let label = 'reading';
@@ -111,6 +116,7 @@ Examples:
         process.stderr.write('leakhunt: hint: if these are instances of one service (or one process), --across-processes compares them by retainer path\n');
       }
       const json = { ...result, verdict: diagnosis.verdict, evidence: diagnosis.evidence, findings: diagnosis.findings, ...(diagnosis.model ? { model: diagnosis.model } : {}), gates };
+      if (flags.html !== undefined) writeHtmlReport(flags.html, buildDiffHtml(json, { groups }));
       await writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups, verbose }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
