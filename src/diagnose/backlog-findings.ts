@@ -87,13 +87,17 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
 
 /**
  * LangGraph's runs pile up in the series: a class of its checkpoint chain (PregelLoop: one per run in
- * flight) at least doubled to MIN_RUNS or more. A saver (one per process) never does.
+ * flight) reaches MIN_RUNS or more and either rose in every interval or at least doubled. A saver (one
+ * per process) never does; runs that complete keep the count at the graph's concurrency. Rising in every
+ * interval counts as much as doubling: a pile-up that began before the first snapshot (story B at 50
+ * turns a second: 111 → 142 → 175 runs in flight) never doubles within the series.
  */
 function checkpointRunsPileUp(diff: DiffResult): boolean {
   return diff.classes.some((r) => {
     if (!CHECKPOINT_CHAIN.classes.test(r.name)) return false;
     const peak = Math.max(...r.counts);
-    return peak >= MIN_RUNS && peak >= 2 * Math.min(...r.counts);
+    const roseEveryInterval = r.counts.length >= 3 && r.counts.every((c, i) => i === 0 || c > r.counts[i - 1]!);
+    return peak >= MIN_RUNS && (roseEveryInterval || peak >= 2 * Math.min(...r.counts));
   });
 }
 

@@ -180,7 +180,7 @@ test('every verdict line', () => {
   for (const [verdict, text] of Object.entries(VERDICT_TEXT)) check(verdict, text);
 });
 
-test('a folded chain keeps the object, the labelled hops, the first old hop and the root', () => {
+test('a folded chain keeps the object, its holder by the name it is held under, the labelled hops, the first old hop and the root', () => {
   const chain = [
     hop('RunTree', ['property', '<symbol kResourceStore>'], 40000, storeLabel, 900),
     hop('Timeout', ['property', 'callRefTimer'], 264, resourceLabel('timer (setTimeout/setInterval)', '/srv/app/node_modules/@grpc/grpc-js/build/src/internal-channel.js'), 901),
@@ -193,7 +193,7 @@ test('a folded chain keeps the object, the labelled hops, the first old hop and 
   ];
   const text = foldedChainText(chain, 100);
   check('folded chain', text);
-  assert.equal(text, 'RunTree @900 (AsyncLocalStorage store) ← Timeout @901 (timer (setTimeout/setInterval) that captured the store; runs tick() at /srv/app/node_modules/@grpc/grpc-js/build/src/internal-channel.js:3:9) ← … 2 hops … ← .context of Set @50 (there before the first snapshot) ← … 2 hops … ← (root) @1');
+  assert.equal(text, 'RunTree @900 (AsyncLocalStorage store) ← ["<symbol kResourceStore>"] of Timeout @901 (timer (setTimeout/setInterval) that captured the store; runs tick() at /srv/app/node_modules/@grpc/grpc-js/build/src/internal-channel.js:3:9) ← … 2 hops … ← .context of Set @50 (there before the first snapshot) ← … 2 hops … ← (root) @1');
   assert.equal(readablePath('/srv/app/node_modules/@grpc/grpc-js/build/src/x.js', '/home/me'), 'node_modules/@grpc/grpc-js/build/src/x.js');
   assert.equal(readablePath('/home/me/app/agent.js', '/home/me'), 'app/agent.js');
   assert.equal(readablePath('file:///home/me/app/agent.mjs', '/home/me'), 'app/agent.mjs');
