@@ -13,7 +13,7 @@
 // instead of survivors (objects are not matched by id):
 //   - its objects are not V8's own (compiled code, hidden classes, system objects) or context plumbing;
 //   - it grows with the work: with three or more snapshots every step of its live count is positive and
-//     at least a quarter of the series' rate times the interval's work (growsWithWork); with two, it grew;
+//     at least a quarter of the fastest interval's rate times its work (growsWithWork); with two, it grew;
 //   - beyond a busy path's wander: at least MIN_GROWTH_COUNT more objects, and NOISE_SHARE of what the
 //     path held in the first snapshot;
 //   - it matters: the part of its retained size the growth accounts for (retained size × added / alive)
