@@ -10,11 +10,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runProcess } from '../helpers/cli.js';
 import { removeSnapshots, takeSnapshot } from '../helpers/take-snapshot.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -35,24 +35,10 @@ interface Run {
   readonly ms: number;
 }
 
-function run(command: string, args: readonly string[], cwd: string, timeoutMs = 60_000): Promise<Run> {
+async function run(command: string, args: readonly string[], cwd: string, timeoutMs = 60_000): Promise<Run> {
   const start = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not finish in ${timeoutMs} ms; stderr: ${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - start });
-    });
-  });
+  const r = await runProcess(command, args, { cwd, timeoutMs });
+  return { ...r, ms: Date.now() - start };
 }
 
 /** Files under `dir`, as paths relative to it with `/`. */

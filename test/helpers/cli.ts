@@ -1,4 +1,5 @@
-// Running the built CLI as a user would: a real child process, NO_COLOR set, stdout/stderr captured.
+// Running the built CLI (or any command) as a user would: a real child process, NO_COLOR set,
+// stdout/stderr captured.
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +12,18 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export interface RunOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+  readonly cwd?: string;
+}
+
+/** Any command as a child process, NO_COLOR set, stdout/stderr captured; killed past the deadline. */
+export function runProcess(command: string, args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+  const timeoutMs = options.timeoutMs ?? 60000;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(command, args, {
+      ...(options.cwd ? { cwd: options.cwd } : {}),
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -23,12 +33,16 @@ export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessE
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`leakhunt ${args.join(' ')} did not finish in ${options.timeoutMs ?? 60000} ms`));
-    }, options.timeoutMs ?? 60000);
+      reject(new Error(`${command} ${args.join(' ')} did not finish in ${timeoutMs} ms; stderr: ${stderr}`));
+    }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+  return runProcess(process.execPath, [BIN, ...args], options);
 }
