@@ -303,6 +303,14 @@ export class TargetSession {
   }
 
   /**
+   * A command of the sampling heap profiler (`HeapProfiler.startSampling` / `getSamplingProfile` /
+   * `stopSampling`: sampling-profile.ts); none of them pauses the target for long. Only that domain.
+   */
+  async heapProfiler(method: 'enable' | 'startSampling' | 'getSamplingProfile' | 'stopSampling', params: Record<string, unknown> = {}, timeoutMs = this.#options.timeoutMs): Promise<Record<string, unknown>> {
+    return this.#send(`HeapProfiler.${method}`, params, timeoutMs);
+  }
+
+  /**
    * Leaves the target as it was found, then releases the lock. Safe to call twice (and at once from
    * the normal path and an exit path: both get the same answer) and after the target is gone.
    */

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   attach: async () => (await import('./commands/attach.js')).registerAttach,
   snapshot: async () => (await import('./commands/snapshot.js')).registerSnapshot,
   watch: async () => (await import('./commands/watch.js')).registerWatch,
+  profile: async () => (await import('./commands/profile.js')).registerProfile,
   report: async () => (await import('./commands/report.js')).registerReport,
 };
 
@@ -55,6 +56,7 @@ export async function buildProgram(status: ExitStatus, argv: readonly string[] =
 Examples:
   $ leakhunt attach 4242                          preflight, memory timeline, 3 snapshots a minute apart, what grows
   $ leakhunt watch 4242 --heap --every 1m         a memory line a minute; slope, time to the limit, what grows
+  $ leakhunt profile 4242 --interval 30s          which lines allocate what grows (sampling; no snapshot, no pause)
   $ leakhunt snapshot 4242 -o now.heapsnapshot    one snapshot of a running process, inspector closed again
   $ leakhunt analyze prod.heapsnapshot            top classes and largest objects of one snapshot
   $ leakhunt diff s1.heapsnapshot s2.heapsnapshot s3.heapsnapshot --max-growth 1MB
