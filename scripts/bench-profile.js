@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:profile`: what `leakhunt profile` costs the target, side by side with the same target
-// left alone: throughput (turns a second, the agent's own request counter) and the p99 event-loop delay
+// left alone: throughput (turns a second of wall time, and of the target's own CPU time — the figure a
+// machine shared with other work does not blur; the agent's own request counter) and the p99 event-loop delay
 // (a 10 ms timer inside the target, scripts/lib/loop-probe.cjs), on the story fixtures run closed-loop
 // as fast as they go (every turn starts when the previous one ended: throughput is their capacity).
 // Each run is a fresh process: warm-up, then a window of --seconds either left alone ("off") or sampled
@@ -85,10 +86,11 @@ function runProfile(pid, samplingInterval) {
     const child = spawn(process.execPath, [BIN, 'profile', String(pid), '--interval', `${windowMs}ms`, '--samples', '3', '--sampling-interval', samplingInterval, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
+    let stopped = false;
     child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
     child.stderr.setEncoding('utf8').on('data', (d) => {
       err += d;
-      if (/reading 2\/3/.test(err)) child.kill('SIGINT');
+      if (!stopped && /reading 2\/3/.test(err)) stopped = child.kill('SIGINT'); // once: a second SIGINT quits at once
     });
     child.once('exit', (code) => {
       if (code !== 130) return reject(new Error(`leakhunt profile exited ${code} (expected 130 after SIGINT): ${err}`));
@@ -104,7 +106,14 @@ function measure(lines, from, to) {
   const first = inside[0];
   const last = inside[inside.length - 1];
   const delays = inside.slice(1).flatMap((l) => l.delays);
-  return { turnsPerSec: ((last.requests - first.requests) * 1000) / (last.t - first.t), p99Ms: percentile(delays, 0.99), ticks: delays.length };
+  const turns = last.requests - first.requests;
+  return {
+    turnsPerSec: (turns * 1000) / (last.t - first.t),
+    // Turns per second of the target's own CPU time (every thread): its capacity, whatever else the machine runs.
+    turnsPerCpuSec: (turns * 1e6) / (last.cpuUs - first.cpuUs),
+    p99Ms: percentile(delays, 0.99),
+    ticks: delays.length,
+  };
 }
 
 async function runOnce(fixture, config) {
@@ -147,23 +156,27 @@ for (let round = 0; round < rounds; round++) {
       const r = await runOnce(fixture, config);
       const key = `${fixture} ${config}`;
       results.set(key, [...(results.get(key) ?? []), r]);
-      log(`round ${round + 1} ${fixture} ${config}: ${r.turnsPerSec.toFixed(1)} turns/s, p99 ${r.p99Ms.toFixed(1)} ms (${r.ticks} ticks)${config === 'off' ? '' : `, profile read ${r.readMs} ms`}`);
+      log(`round ${round + 1} ${fixture} ${config}: ${r.turnsPerSec.toFixed(1)} turns/s, ${r.turnsPerCpuSec.toFixed(1)} turns/CPU-s, p99 ${r.p99Ms.toFixed(1)} ms (${r.ticks} ticks)${config === 'off' ? '' : `, profile read ${r.readMs} ms`}`);
     }
   }
 }
-const rows = [['fixture', 'sampling interval', 'turns/s (median)', 'vs off', 'p99 event-loop delay', 'vs off', 'profile read (median)']];
+const rows = [['fixture', 'sampling interval', 'turns per CPU-second', 'vs off', 'turns/s (wall)', 'vs off', 'p99 event-loop delay', 'vs off', 'a reading pauses it']];
 for (const fixture of fixtures) {
   const off = results.get(`${fixture} off`);
-  const offTurns = off ? median(off.map((r) => r.turnsPerSec)) : undefined;
-  const offP99 = off ? median(off.map((r) => r.p99Ms)) : undefined;
+  const base = (f) => (off ? median(off.map(f)) : undefined);
   for (const config of configs) {
     const runs = results.get(`${fixture} ${config}`);
-    const turns = median(runs.map((r) => r.turnsPerSec));
-    const p99 = median(runs.map((r) => r.p99Ms));
-    const vs = (a, b) => (b === undefined || config === 'off' ? '' : `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`);
+    const vs = (f) => {
+      const a = median(runs.map(f));
+      const b = base(f);
+      return b === undefined || config === 'off' ? '' : `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`;
+    };
     rows.push([
-      fixture, config === 'off' ? 'off (not profiled)' : `${Number(config) / 1024} KiB`, turns.toFixed(1), vs(turns, offTurns),
-      `${p99.toFixed(1)} ms`, vs(p99, offP99), config === 'off' ? '' : `${median(runs.map((r) => r.readMs))} ms`,
+      fixture, config === 'off' ? 'off (not profiled)' : `${Number(config) / 1024} KiB`,
+      median(runs.map((r) => r.turnsPerCpuSec)).toFixed(1), vs((r) => r.turnsPerCpuSec),
+      median(runs.map((r) => r.turnsPerSec)).toFixed(1), vs((r) => r.turnsPerSec),
+      `${median(runs.map((r) => r.p99Ms)).toFixed(1)} ms`, vs((r) => r.p99Ms),
+      config === 'off' ? '' : `${median(runs.map((r) => r.readMs))} ms`,
     ]);
   }
 }
