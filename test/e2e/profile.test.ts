@@ -58,7 +58,6 @@ async function profileAgent(fixture: string, node?: string): Promise<{ code: num
     assert.equal(out.profile.inspector.openedByUs, true);
     assert.equal(out.profile.inspector.inspectorClosed, true);
     assert.ok(!target.listeningPorts().includes(out.profile.inspector.port), 'the inspector port no longer listens');
-    assert.doesNotMatch(r.stderr, /heap snapshot|forced GC\b(?!;)/i, 'no snapshot was taken');
     await sleep(300);
     assert.ok(target.alive(), `the agent still runs; its stderr:\n${target.stderr().slice(-2000)}`);
     return { code: r.code, out };
