@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 // `npm run bench:profile`: what `leakhunt profile` costs the target, side by side with the same target
-// left alone: throughput (turns a second of wall time, and of the target's own CPU time — the figure a
-// machine shared with other work does not blur; the agent's own request counter) and the p99 event-loop delay
-// (a 10 ms timer inside the target, scripts/lib/loop-probe.cjs), on the story fixtures run closed-loop
-// as fast as they go (every turn starts when the previous one ended: throughput is their capacity).
-// Each run is a fresh process: warm-up, then a window of --seconds either left alone ("off") or sampled
-// by `leakhunt profile --sampling-interval X`: the window from the end of its first reading to the start
-// of its second, as --json reports them (then it is stopped with SIGINT). A reading pauses the target while
-// V8 builds and sends the profile: its median is reported apart (at --interval T it costs read/T more). Configurations rotate from round to round so a
-// machine that slows down over the run does not favour one. Medians over rounds; the table goes to
-// stdout. Not a test: the figures depend on the machine (docs/profile.md quotes a run).
+// left alone, on the story fixtures run closed-loop as fast as they go (every turn starts when the
+// previous one ended: throughput is their capacity). Two costs, measured apart:
+//  1. Sampling, all the time the profiler runs: throughput (turns a second of the target's own CPU time —
+//     the figure a machine shared with other work blurs least — and of wall time; the agent's own request
+//     counter) and the p99 event-loop delay (a 10 ms timer inside the target). In one target per fixture,
+//     after a warm-up, the seconds alternate off / sampled at c1 / off / c2 / … for --rounds cycles
+//     (scripts/lib/loop-probe.cjs switches V8's sampling heap profiler through an in-process inspector
+//     session: the same V8 calls leakhunt makes over the socket). Alternating second by second cancels
+//     what drifts — a target that slows as it leaks (story A), a machine that gets busier. Each
+//     configuration's turns and CPU are summed over its seconds; the delays are pooled for the p99.
+//  2. A reading: `leakhunt profile --interval 5s --samples 3` on the same target, per configuration; each
+//     reading pauses the target while V8 builds and sends the profile (it grows with the live samples).
+//     At --interval T a reading of r ms costs r/T of the time.
+// Not a test: the figures depend on the machine (docs/profile.md quotes a run).
 //   node scripts/bench-profile.js [--fixtures agents/context-capture,agents/callback-retention]
-//     [--intervals off,32768,16384,8192] [--rounds 3] [--seconds 10] [--node /path/to/node]
+//     [--intervals 32768,16384,8192] [--rounds 20] [--node /path/to/node]
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -23,24 +27,18 @@ const PROBE = join(ROOT, 'scripts', 'lib', 'loop-probe.cjs');
 const { values: opts } = parseArgs({
   options: {
     fixtures: { type: 'string', default: 'agents/context-capture,agents/callback-retention' },
-    intervals: { type: 'string', default: 'off,32768,16384,8192' },
-    rounds: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '4' },
+    intervals: { type: 'string', default: '32768,16384,8192' },
+    rounds: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '30' },
     node: { type: 'string', default: process.execPath },
   },
 });
 const fixtures = opts.fixtures.split(',');
 const configs = opts.intervals.split(',');
 const rounds = Number(opts.rounds);
-const windowMs = Number(opts.seconds) * 1000;
-const warmupMs = Number(opts.warmup) * 1000;
+const warmupRequests = Number(opts.warmup);
 const log = (line) => process.stderr.write(`bench:profile: ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : NaN;
@@ -49,7 +47,10 @@ const percentile = (xs, p) => {
 function startTarget(fixture) {
   const child = spawn(opts.node, ['-r', PROBE, join(ROOT, 'fixtures', `${fixture}.cjs`)], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: '1000', LEAKHUNT_FIXTURE_ANNOUNCE: '1' },
+    env: {
+      PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: '1000', LEAKHUNT_FIXTURE_ANNOUNCE: '1',
+      LOOP_PROBE_PHASES: configs.flatMap((c) => ['off', c]).join(','), LOOP_PROBE_CYCLES: String(rounds), LOOP_PROBE_AFTER: String(warmupRequests),
+    },
   });
   const lines = [];
   let serving = false;
@@ -76,108 +77,81 @@ function startTarget(fixture) {
   };
 }
 
-/**
- * `leakhunt profile` with readings --seconds apart, stopped with SIGINT once the second reading is in:
- * the window between the end of the first reading and the start of the second is sampling alone; each
- * reading pauses the target for about its read time (reported apart).
- */
+/** `leakhunt profile --interval 5s --samples 3 --json` on the target: its readings. */
 function runProfile(pid, samplingInterval) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'profile', String(pid), '--interval', `${windowMs}ms`, '--samples', '3', '--sampling-interval', samplingInterval, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'profile', String(pid), '--interval', '5s', '--samples', '3', '--sampling-interval', samplingInterval, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    let stopped = false;
     child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      err += d;
-      if (!stopped && /reading 2\/3/.test(err)) stopped = child.kill('SIGINT'); // once: a second SIGINT quits at once
-    });
+    child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
     child.once('exit', (code) => {
-      if (code !== 130) return reject(new Error(`leakhunt profile exited ${code} (expected 130 after SIGINT): ${err}`));
-      resolve(JSON.parse(out));
+      if (code !== 0 && code !== 1) return reject(new Error(`leakhunt profile exited ${code}: ${err}`));
+      const result = JSON.parse(out);
+      if (!result.profile.inspector.inspectorClosed) return reject(new Error(`the inspector of pid ${pid} was left open: ${result.profile.inspector.note}`));
+      resolve(result);
     });
   });
 }
 
-/** Throughput and p99 delay of the probe's lines inside [from, to] (Unix ms). */
-function measure(lines, from, to) {
-  const inside = lines.filter((l) => l.t >= from && l.t <= to);
-  if (inside.length < 2) throw new Error(`too few probe lines in the window (${inside.length})`);
-  const first = inside[0];
-  const last = inside[inside.length - 1];
-  const delays = inside.slice(1).flatMap((l) => l.delays);
-  const turns = last.requests - first.requests;
-  return {
-    turnsPerSec: (turns * 1000) / (last.t - first.t),
-    // Turns per second of the target's own CPU time (every thread): its capacity, whatever else the machine runs.
-    turnsPerCpuSec: (turns * 1e6) / (last.cpuUs - first.cpuUs),
-    p99Ms: percentile(delays, 0.99),
-    ticks: delays.length,
-  };
+/** Per phase: turns and CPU summed over its seconds, delays pooled (each line covers the second before it). */
+function byPhase(lines) {
+  const phases = new Map();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    const prev = lines[i - 1];
+    if (line.phase === 'warm-up' || line.phase === 'done') continue;
+    const p = phases.get(line.phase) ?? { turns: 0, cpuUs: 0, ms: 0, delays: [], seconds: 0 };
+    p.turns += line.requests - prev.requests;
+    p.cpuUs += line.cpuUs - prev.cpuUs;
+    p.ms += line.t - prev.t;
+    p.delays.push(...line.delays);
+    p.seconds++;
+    phases.set(line.phase, p);
+  }
+  return phases;
 }
 
-async function runOnce(fixture, config) {
+async function startServing(fixture) {
   const target = startTarget(fixture);
+  const deadline = Date.now() + 60_000;
+  while (!target.serving()) {
+    if (Date.now() > deadline) throw new Error(`${fixture} did not start serving`);
+    await sleep(50);
+  }
+  return target;
+}
+
+const pct = (a, b) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`;
+const rows = [['fixture', 'sampling interval', 'seconds', 'turns per CPU-second', 'turns/s (wall)', 'p99 event-loop delay', 'a reading pauses it (live sampled objects)']];
+log(`node ${opts.node}; ${fixtures.length} fixtures; ${rounds} cycles of ${configs.map((c) => `off, ${c}`).join(', ')} (1 s each) after ${warmupRequests} turns; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+for (const fixture of fixtures) {
+  const target = await startServing(fixture);
   try {
-    const deadline = Date.now() + 60_000;
-    while (!target.serving()) {
-      if (Date.now() > deadline) throw new Error(`${fixture} did not start serving`);
-      await sleep(50);
+    const deadline = Date.now() + 60_000 + 2 * configs.length * rounds * 1500;
+    while (!target.lines.some((l) => l.phase === 'done')) {
+      if (Date.now() > deadline) throw new Error(`${fixture}: the probe's phases did not end`);
+      await sleep(500);
     }
-    await sleep(warmupMs);
-    let from;
-    let to;
-    let readMs = 0;
-    if (config === 'off') {
-      from = Date.now();
-      await sleep(windowMs);
-      to = from + windowMs;
-    } else {
-      const out = await runProfile(target.pid, config);
-      const [r1, r2] = out.profile.readings;
-      from = Date.parse(r1.takenAt) + r1.readMs;
-      to = Date.parse(r2.takenAt);
-      readMs = median([r1.readMs, r2.readMs]);
-      if (!out.profile.inspector.inspectorClosed) throw new Error(`the inspector of pid ${target.pid} was left open: ${out.profile.inspector.note}`);
+    const phases = byPhase(target.lines);
+    const off = phases.get('off');
+    const offCpu = (off.turns * 1e6) / off.cpuUs;
+    const offWall = (off.turns * 1000) / off.ms;
+    const offP99 = percentile(off.delays, 0.99);
+    rows.push([fixture, 'off (not profiled)', String(off.seconds), offCpu.toFixed(1), offWall.toFixed(1), `${offP99.toFixed(1)} ms`, '']);
+    for (const config of configs) {
+      const p = phases.get(config);
+      const cpu = (p.turns * 1e6) / p.cpuUs;
+      const wall = (p.turns * 1000) / p.ms;
+      const p99 = percentile(p.delays, 0.99);
+      const profiled = await runProfile(target.pid, config);
+      const readings = profiled.profile.readings;
+      const reads = readings.map((r) => `${r.readMs} ms (${r.sampledObjects})`).join(', ');
+      log(`${fixture} ${config}: ${cpu.toFixed(1)} turns/CPU-s vs ${offCpu.toFixed(1)} off; ${wall.toFixed(1)} turns/s vs ${offWall.toFixed(1)}; p99 ${p99.toFixed(1)} vs ${offP99.toFixed(1)} ms; readings ${reads}`);
+      rows.push([fixture, `${Number(config) / 1024} KiB`, String(p.seconds), `${cpu.toFixed(1)} (${pct(cpu, offCpu)})`, `${wall.toFixed(1)} (${pct(wall, offWall)})`, `${p99.toFixed(1)} ms (${pct(p99, offP99)})`, reads]);
     }
-    await sleep(1100); // the probe's line that covers the window's end
-    return { ...measure(target.lines, from, to), readMs };
   } finally {
     await target.stop();
-  }
-}
-
-const results = new Map(); // `${fixture} ${config}` → runs
-log(`node ${opts.node}; ${rounds} rounds of ${fixtures.length} fixtures × ${configs.length} configurations, ${windowMs / 1000} s windows; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-for (let round = 0; round < rounds; round++) {
-  const order = configs.map((_, i) => configs[(i + round) % configs.length]);
-  for (const fixture of fixtures) {
-    for (const config of order) {
-      const r = await runOnce(fixture, config);
-      const key = `${fixture} ${config}`;
-      results.set(key, [...(results.get(key) ?? []), r]);
-      log(`round ${round + 1} ${fixture} ${config}: ${r.turnsPerSec.toFixed(1)} turns/s, ${r.turnsPerCpuSec.toFixed(1)} turns/CPU-s, p99 ${r.p99Ms.toFixed(1)} ms (${r.ticks} ticks)${config === 'off' ? '' : `, profile read ${r.readMs} ms`}`);
-    }
-  }
-}
-const rows = [['fixture', 'sampling interval', 'turns per CPU-second', 'vs off', 'turns/s (wall)', 'vs off', 'p99 event-loop delay', 'vs off', 'a reading pauses it']];
-for (const fixture of fixtures) {
-  const off = results.get(`${fixture} off`);
-  const base = (f) => (off ? median(off.map(f)) : undefined);
-  for (const config of configs) {
-    const runs = results.get(`${fixture} ${config}`);
-    const vs = (f) => {
-      const a = median(runs.map(f));
-      const b = base(f);
-      return b === undefined || config === 'off' ? '' : `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`;
-    };
-    rows.push([
-      fixture, config === 'off' ? 'off (not profiled)' : `${Number(config) / 1024} KiB`,
-      median(runs.map((r) => r.turnsPerCpuSec)).toFixed(1), vs((r) => r.turnsPerCpuSec),
-      median(runs.map((r) => r.turnsPerSec)).toFixed(1), vs((r) => r.turnsPerSec),
-      `${median(runs.map((r) => r.p99Ms)).toFixed(1)} ms`, vs((r) => r.p99Ms),
-      config === 'off' ? '' : `${median(runs.map((r) => r.readMs))} ms`,
-    ]);
   }
 }
 process.stdout.write(`${rows.map((r) => `| ${r.join(' | ')} |`).join('\n').replace(/\n/, `\n|${rows[0].map(() => '---').join('|')}|\n`)}\n`);

@@ -102,10 +102,9 @@ export interface ProfileDiagnosis {
 
 const TOP_SITES = 20;
 
-/** `file:line` of a frame, its function in brackets. */
+/** `file:line (function)`; a frame without a url is V8's own: `repeat (V8 builtin)`. */
 export function frameText(f: AllocationFrame): string {
-  const where = f.url === '' ? '(V8)' : `${f.url}:${f.line}`;
-  return `${where} (${f.function || 'anonymous'})`;
+  return f.url === '' ? `${f.function || 'anonymous'} (V8 builtin)` : `${f.url}:${f.line} (${f.function || 'anonymous'})`;
 }
 
 export function siteText(site: AllocationSite): string {

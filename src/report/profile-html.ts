@@ -9,7 +9,7 @@ import { element, escapeHtml } from './html-escape.js';
 import { htmlPage } from './html-page.js';
 import { factsLine, notesSection, verdictSection } from './html-sections.js';
 import { htmlTable } from './html-tables.js';
-import { readablePath } from './paths.js';
+import { readablePath, readablePaths } from './paths.js';
 import { checksText, siteRateText, type ProfileOutput, type ProfileReadingJson, type ProfileSiteJson } from './profile-report.js';
 
 interface Axis {
@@ -27,7 +27,7 @@ function axisOf(out: ProfileOutput): Axis {
 }
 
 function framesList(f: ProfileFinding): string {
-  const items = f.allocation.frames.map((fr, i) => element('li', {}, `${i === 0 && f.inUserCode ? '<b>your code</b> ' : ''}${element('code', {}, escapeHtml(`${readablePath(fr.url) || '(V8)'}:${fr.line}:${fr.column}`))} ${element('span', { class: 'name' }, escapeHtml(fr.function || 'anonymous'))}`)).join('');
+  const items = f.allocation.frames.map((fr, i) => element('li', {}, `${i === 0 && f.inUserCode ? '<b>your code</b> ' : ''}${element('code', {}, escapeHtml(fr.url === '' ? '(V8 builtin)' : `${readablePath(fr.url)}:${fr.line}:${fr.column}`))} ${element('span', { class: 'name' }, escapeHtml(fr.function || 'anonymous'))}`)).join('');
   return element('ol', { class: 'hops' }, items);
 }
 
@@ -54,7 +54,7 @@ function siteCard(f: ProfileFinding, index: number, axis: Axis): string {
 function sitesTable(sites: readonly ProfileSiteJson[]): string {
   if (sites.length === 0) return '';
   const table = htmlTable<ProfileSiteJson>([
-    { head: 'site', text: (s) => s.frames.map((f) => `${readablePath(f.url) || '(V8)'}:${f.line} (${f.function || 'anonymous'})`).join(' → ') },
+    { head: 'site', text: (s) => readablePaths(s.site) },
     { head: 'first', text: (s) => formatBytes(s.bytes[0] ?? 0), value: (s) => s.bytes[0] ?? 0 },
     { head: 'last', text: (s) => formatBytes(s.bytes[s.bytes.length - 1] ?? 0), value: (s) => s.bytes[s.bytes.length - 1] ?? 0 },
     { head: 'added', text: (s) => formatBytes(s.addedBytes), value: (s) => s.addedBytes },

@@ -98,14 +98,15 @@ function findingBlocks(f: ProfileFinding, rank: number): Block[] {
   }];
 }
 
+/** The site last: it is the long column, and the terminal table gives the last column what is left. */
 function siteRows(out: ProfileOutput): string[][] {
   return out.topSites.map((s) => [
-    readablePaths(s.site),
     formatBytes(s.bytes[0] ?? 0),
     formatBytes(s.bytes[s.bytes.length - 1] ?? 0),
     `${s.addedBytes >= 0 ? '+' : ''}${formatBytes(s.addedBytes)}`,
     `${s.samples[0] ?? 0} → ${s.samples[s.samples.length - 1] ?? 0}`,
     checksText(s.checks),
+    readablePaths(s.site),
   ]);
 }
 
@@ -139,7 +140,7 @@ export function buildProfileDocument(out: ProfileOutput): ReportDocument {
     { kind: 'lines', tone, lines: out.evidence.map((e) => readablePaths(`- ${e}`)) },
     ...out.findings.flatMap((f, i) => findingBlocks(f, i + 1)),
     ...(out.topSites.length > 0
-      ? [{ kind: 'table', title: 'Allocation sites that added the most live bytes', head: ['site', 'first', 'last', 'added', 'sampled objects', 'rules'], rows: siteRows(out), align: ['left', 'right', 'right', 'right', 'right', 'left'] } as const]
+      ? [{ kind: 'table', title: 'Allocation sites that added the most live bytes', head: ['first', 'last', 'added', 'sampled objects', 'rules', 'site'], rows: siteRows(out), align: ['right', 'right', 'right', 'right', 'left', 'left'] } as const]
       : []),
     { kind: 'table', title: 'Readings', head: ['#', 'after', 'counter', 'heapUsed', 'sampled live', 'sampled objects', 'read took'], rows: readingRows(out), align: ['right', 'right', 'right', 'right', 'right', 'right', 'right'] },
     ...(out.warnings.length > 0 ? [{ kind: 'lines', tone: 'warn', lines: out.warnings.map((w) => `warning: ${w}`) } as const] : []),

@@ -9,7 +9,9 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { spawnCli } from '../helpers/cli-process.js';
 import { sleep, startTarget, waitFor, type LiveTarget } from '../helpers/live-target.js';
@@ -46,10 +48,10 @@ async function startAgent(fixture: string, node?: string): Promise<LiveTarget> {
 }
 
 /** `leakhunt profile --json` on a running agent; checks it was left running with its inspector closed. */
-async function profileAgent(fixture: string, node?: string): Promise<{ code: number | null; out: ProfileJson }> {
+async function profileAgent(fixture: string, node?: string, extra: readonly string[] = []): Promise<{ code: number | null; out: ProfileJson }> {
   const target = await startAgent(fixture, node);
   try {
-    const r = await runCli(['profile', String(target.pid), ...PROFILE_ARGS], { timeoutMs: 90_000 });
+    const r = await runCli(['profile', String(target.pid), ...PROFILE_ARGS, ...extra], { timeoutMs: 90_000 });
     assert.ok(r.code === 0 || r.code === 1, `profile ran to the end (exit ${r.code}); stderr:\n${r.stderr}`);
     const out = JSON.parse(r.stdout) as ProfileJson;
     console.log(`# profile ${fixture} on ${node ?? process.version}: exit ${r.code}, verdict ${out.verdict}, requests ${out.profile.readings.map((x) => x.counter).join(' → ')}; ${out.findings.map((f) => f.site).join(' | ')}`);
@@ -70,19 +72,34 @@ describe('leakhunt profile on the agent stories', { concurrency: 1 }, () => {
   for (const major of [20, 22, 24] as NodeMajor[]) {
     test(`story A on Node ${major}: a growing allocation site under the fixture's line that creates the client`, { timeout: 120_000 }, async () => {
       const node = requireNodeBinary(major);
-      const { code, out } = await profileAgent('agents/context-capture', node.path);
-      assert.equal(out.verdict, 'leak', out.evidence.join('\n'));
-      assert.equal(code, 1, 'exit 1 for a leak site');
-      const line = clientLine();
-      const site = out.findings.find((f) => f.allocation.frames[0]!.url.endsWith('fixtures/agents/context-capture.cjs') && f.allocation.frames[0]!.line === line);
-      assert.ok(site, `a leak site at context-capture.cjs:${line}; found: ${out.findings.map((f) => f.site).join(' | ')}; top sites: ${out.topSites.slice(0, 6).map((s) => `${s.site} ${JSON.stringify(s.checks)}`).join(' | ')}`);
-      // The library frame the line called is grpc-js's.
-      assert.match(site.allocation.frames[1]?.url ?? '', /node_modules\/@grpc\/grpc-js\//);
-      assert.ok(site.allocation.share > 0 && site.allocation.share <= 1);
-      assert.ok(site.perUnit !== undefined && site.perUnit > 0, 'bytes per turn');
-      // From sampling: no chain, and the attach command that would get it.
-      assert.match(out.evidence.join('\n'), /sampl/);
-      assert.ok(out.evidence.some((e) => e.includes(`leakhunt attach `) && e.includes(`--counter ${COUNTER} --every `)), out.evidence.join('\n'));
+      // On Node 20 the HTML page too.
+      const dir = major === 20 ? mkdtempSync(join(tmpdir(), 'leakhunt-profile-')) : undefined;
+      try {
+        const html = dir === undefined ? undefined : join(dir, 'profile.html');
+        const { code, out } = await profileAgent('agents/context-capture', node.path, html === undefined ? [] : ['--html', html]);
+        assert.equal(out.verdict, 'leak', out.evidence.join('\n'));
+        assert.equal(code, 1, 'exit 1 for a leak site');
+        const line = clientLine();
+        const site = out.findings.find((f) => f.allocation.frames[0]!.url.endsWith('fixtures/agents/context-capture.cjs') && f.allocation.frames[0]!.line === line);
+        assert.ok(site, `a leak site at context-capture.cjs:${line}; found: ${out.findings.map((f) => f.site).join(' | ')}; top sites: ${out.topSites.slice(0, 6).map((s) => `${s.site} ${JSON.stringify(s.checks)}`).join(' | ')}`);
+        // The library frame the line called is grpc-js's.
+        assert.match(site.allocation.frames[1]?.url ?? '', /node_modules\/@grpc\/grpc-js\//);
+        assert.ok(site.allocation.share > 0 && site.allocation.share <= 1);
+        assert.ok(site.perUnit !== undefined && site.perUnit > 0, 'bytes per turn');
+        // From sampling: no chain, and the attach command that would get it.
+        assert.match(out.evidence.join('\n'), /sampl/);
+        assert.ok(out.evidence.some((e) => e.includes('leakhunt attach ') && e.includes(`--counter ${COUNTER} --every `)), out.evidence.join('\n'));
+        if (html !== undefined) {
+          // Self-contained, names the line, charts its live bytes.
+          const page = readFileSync(html, 'utf8');
+          assert.match(page, /^<!doctype html>/);
+          assert.doesNotMatch(page, /<script src|<link /);
+          assert.ok(page.includes(`context-capture.cjs:${line}:`), 'the page names the line');
+          assert.match(page, /<svg class="chart"/);
+        }
+      } finally {
+        if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      }
     });
   }
 
