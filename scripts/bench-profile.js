@@ -5,7 +5,9 @@
 //  1. Sampling, all the time the profiler runs: throughput (turns a second of the target's own CPU time —
 //     the figure a machine shared with other work blurs least — and of wall time; the agent's own request
 //     counter) and the p99 event-loop delay (a 10 ms timer inside the target). In one target per fixture,
-//     after a warm-up, the seconds alternate off / sampled at c1 / off / c2 / … for --rounds cycles
+//     after a warm-up, the seconds alternate sampled at c1 / settle / off / c2 / settle / off / … for
+//     --rounds cycles ("settle": the second in which sampling is stopped, which builds the whole profile;
+//     not counted)
 //     (scripts/lib/loop-probe.cjs switches V8's sampling heap profiler through an in-process inspector
 //     session: the same V8 calls leakhunt makes over the socket). Alternating second by second cancels
 //     what drifts — a target that slows as it leaks (story A), a machine that gets busier. Each
@@ -49,7 +51,7 @@ function startTarget(fixture) {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: '1000', LEAKHUNT_FIXTURE_ANNOUNCE: '1',
-      LOOP_PROBE_PHASES: configs.flatMap((c) => ['off', c]).join(','), LOOP_PROBE_CYCLES: String(rounds), LOOP_PROBE_AFTER: String(warmupRequests),
+      LOOP_PROBE_PHASES: configs.flatMap((c) => [c, 'settle', 'off']).join(','), LOOP_PROBE_CYCLES: String(rounds), LOOP_PROBE_AFTER: String(warmupRequests),
     },
   });
   const lines = [];
@@ -100,7 +102,7 @@ function byPhase(lines) {
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
     const prev = lines[i - 1];
-    if (line.phase === 'warm-up' || line.phase === 'done') continue;
+    if (line.phase === 'warm-up' || line.phase === 'done' || line.phase === 'settle') continue;
     const p = phases.get(line.phase) ?? { turns: 0, cpuUs: 0, ms: 0, delays: [], seconds: 0 };
     p.turns += line.requests - prev.requests;
     p.cpuUs += line.cpuUs - prev.cpuUs;
@@ -124,11 +126,11 @@ async function startServing(fixture) {
 
 const pct = (a, b) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`;
 const rows = [['fixture', 'sampling interval', 'seconds', 'turns per CPU-second', 'turns/s (wall)', 'p99 event-loop delay', 'a reading pauses it (live sampled objects)']];
-log(`node ${opts.node}; ${fixtures.length} fixtures; ${rounds} cycles of ${configs.map((c) => `off, ${c}`).join(', ')} (1 s each) after ${warmupRequests} turns; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log(`node ${opts.node}; ${fixtures.length} fixtures; ${rounds} cycles of ${configs.map((c) => `${c}, settle, off`).join(', ')} (1 s each) after ${warmupRequests} turns; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 for (const fixture of fixtures) {
   const target = await startServing(fixture);
   try {
-    const deadline = Date.now() + 60_000 + 2 * configs.length * rounds * 1500;
+    const deadline = Date.now() + 60_000 + 3 * configs.length * rounds * 1500;
     while (!target.lines.some((l) => l.phase === 'done')) {
       if (Date.now() > deadline) throw new Error(`${fixture}: the probe's phases did not end`);
       await sleep(500);

@@ -3,8 +3,10 @@
 // each tick fires (the event-loop delay a request would see), and once a second one line on stderr:
 // `loop-probe {"t": <unix ms>, "requests": <globalThis.__leakhuntRequests>, "cpuUs": <the process's CPU
 // time, every thread>, "phase": <what ran during that second>, "delays": [ms, …]}`.
-// LOOP_PROBE_PHASES="off,32768,off,8192" (with LOOP_PROBE_CYCLES=n) makes the seconds alternate: V8's
-// sampling heap profiler runs at that sampling interval during an "on" second and not during "off",
+// LOOP_PROBE_PHASES="32768,settle,off,8192,settle,off" (with LOOP_PROBE_CYCLES=n) makes the seconds
+// alternate: V8's sampling heap profiler runs at that sampling interval during a numbered second and not
+// during the others ("settle" is the second in which it is stopped: `stopSampling` builds and hands back
+// the whole profile, a cost `leakhunt profile` pays once, at its end),
 // through an in-process inspector session (the same V8 calls `leakhunt profile` makes over the
 // socket); the phases start once LOOP_PROBE_AFTER requests were served (a warm-up: "warm-up" before),
 // and after n cycles sampling stays off, the session is closed and the line says `"phase": "done"`.
@@ -34,7 +36,7 @@ function enter(phase) {
   })();
   session.post('HeapProfiler.stopSampling', () => {
     if (phase === 'done') session.disconnect();
-    else if (phase !== 'off') session.post('HeapProfiler.startSampling', { samplingInterval: Number(phase) });
+    else if (/^\d+$/.test(phase)) session.post('HeapProfiler.startSampling', { samplingInterval: Number(phase) });
   });
 }
 const phaseAt = (n) => (n < 0 ? 'warm-up' : phases.length === 0 ? 'off' : n >= phases.length * cycles ? 'done' : phases[n % phases.length]);

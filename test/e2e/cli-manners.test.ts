@@ -35,7 +35,7 @@ test('bare leakhunt prints the help on stderr and exits 2; --help and `help` pri
   assert.equal(bare.code, 2, bare.stderr);
   assert.equal(bare.stdout, '', 'nothing on stdout');
   assert.match(bare.stderr, /^Usage: leakhunt /);
-  assert.deepEqual(commandsOf(bare.stderr).sort(), ['analyze', 'attach', 'diff', 'report', 'retainers', 'snapshot', 'watch']);
+  assert.deepEqual(commandsOf(bare.stderr).sort(), ['analyze', 'attach', 'diff', 'profile', 'report', 'retainers', 'snapshot', 'watch']);
   assert.match(bare.stderr, /Exit codes:/, 'the whole help, examples and exit codes included');
 
   const globalsOnly = await runCli(['--no-color']);
@@ -59,10 +59,10 @@ test('--json with --markdown is a usage error (exit 2) on every command that has
     assert.equal(h.code, 0, h.stderr);
     return /^ {2}--json\b/m.test(h.stdout) && /^ {2}--markdown\b/m.test(h.stdout);
   });
-  assert.deepEqual(both.sort(), ['analyze', 'attach', 'diff', 'retainers'], 'the commands that print JSON and Markdown');
+  assert.deepEqual(both.sort(), ['analyze', 'attach', 'diff', 'profile', 'retainers'], 'the commands that print JSON and Markdown');
   // Positional arguments a command would act on: a missing file, a pid above Linux's largest (2^22), so
   // a refusal that came after looking at them would name them.
-  const operands: Record<string, string[]> = { analyze: [missing], diff: [missing, missing], retainers: [missing, '--id', '1'], attach: [NO_PID] };
+  const operands: Record<string, string[]> = { analyze: [missing], diff: [missing, missing], retainers: [missing, '--id', '1'], attach: [NO_PID], profile: [NO_PID] };
   const runs = both.flatMap((name) => [['--json', '--markdown'], ['--markdown', '--json']].map((order) => [name, ...operands[name]!, ...order]));
   const results = await Promise.all(runs.map((args) => runCli(args)));
   runs.forEach((args, i) => {
