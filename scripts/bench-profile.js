@@ -5,8 +5,8 @@
 //  1. Sampling, all the time the profiler runs: throughput (turns a second of the target's own CPU time —
 //     the figure a machine shared with other work blurs least — and of wall time; the agent's own request
 //     counter) and the p99 event-loop delay (a 10 ms timer inside the target). In one target per fixture,
-//     after a warm-up, the seconds alternate sampled at c1 / settle / off / c2 / settle / off / … for
-//     --rounds cycles ("settle": the second in which sampling is stopped, which builds the whole profile;
+//     after a warm-up, the seconds alternate: --phase-seconds sampled at c1, settle, as many off, the
+//     same for c2, … for --rounds cycles ("settle": the second in which sampling is stopped, which builds the whole profile;
 //     not counted)
 //     (scripts/lib/loop-probe.cjs switches V8's sampling heap profiler through an in-process inspector
 //     session: the same V8 calls leakhunt makes over the socket). Alternating second by second cancels
@@ -17,7 +17,7 @@
 //     At --interval T a reading of r ms costs r/T of the time.
 // Not a test: the figures depend on the machine (docs/profile.md quotes a run).
 //   node scripts/bench-profile.js [--fixtures agents/context-capture,agents/callback-retention]
-//     [--intervals 32768,16384,8192] [--rounds 20] [--node /path/to/node]
+//     [--intervals 32768,16384,8192] [--rounds 20] [--phase-seconds 3] [--node /path/to/node]
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +32,7 @@ const { values: opts } = parseArgs({
     intervals: { type: 'string', default: '32768,16384,8192' },
     rounds: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '30' },
+    'phase-seconds': { type: 'string', default: '3' },
     node: { type: 'string', default: process.execPath },
   },
 });
@@ -39,6 +40,8 @@ const fixtures = opts.fixtures.split(',');
 const configs = opts.intervals.split(',');
 const rounds = Number(opts.rounds);
 const warmupRequests = Number(opts.warmup);
+const phaseSeconds = Number(opts['phase-seconds']);
+const repeat = (phase) => new Array(phaseSeconds).fill(phase);
 const log = (line) => process.stderr.write(`bench:profile: ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (xs, p) => {
@@ -51,11 +54,13 @@ function startTarget(fixture) {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: '1000', LEAKHUNT_FIXTURE_ANNOUNCE: '1',
-      LOOP_PROBE_PHASES: configs.flatMap((c) => [c, 'settle', 'off']).join(','), LOOP_PROBE_CYCLES: String(rounds), LOOP_PROBE_AFTER: String(warmupRequests),
+      LOOP_PROBE_PHASES: configs.flatMap((c) => [...repeat(c), 'settle', ...repeat('off')]).join(','), LOOP_PROBE_CYCLES: String(rounds), LOOP_PROBE_AFTER: String(warmupRequests),
     },
   });
   const lines = [];
+  const other = []; // the target's own stderr (Node's inspector lines, a crash)
   let serving = false;
+  let stopping = false;
   let buffered = '';
   child.stderr.setEncoding('utf8').on('data', (d) => {
     buffered += d;
@@ -65,14 +70,19 @@ function startTarget(fixture) {
       buffered = buffered.slice(nl + 1);
       if (line.startsWith('loop-probe ')) lines.push(JSON.parse(line.slice('loop-probe '.length)));
       else if (line.startsWith('leakhunt-fixture: serving')) serving = true;
+      else other.push(line);
     }
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => {
+    if (!stopping) log(`${fixture} (pid ${child.pid}) exited by itself: code ${code}, signal ${signal}; its last stderr lines:\n${other.slice(-15).join('\n')}`);
+    resolve();
+  }));
   return {
     pid: child.pid,
     lines,
     serving: () => serving,
     stop: async () => {
+      stopping = true;
       child.kill('SIGKILL');
       await exited;
     },
@@ -126,11 +136,11 @@ async function startServing(fixture) {
 
 const pct = (a, b) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`;
 const rows = [['fixture', 'sampling interval', 'seconds', 'turns per CPU-second', 'turns/s (wall)', 'p99 event-loop delay', 'a reading pauses it (live sampled objects)']];
-log(`node ${opts.node}; ${fixtures.length} fixtures; ${rounds} cycles of ${configs.map((c) => `${c}, settle, off`).join(', ')} (1 s each) after ${warmupRequests} turns; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log(`node ${opts.node}; ${fixtures.length} fixtures; ${rounds} cycles of ${configs.map((c) => `${c} ×${phaseSeconds}, settle, off ×${phaseSeconds}`).join(', ')} (seconds) after ${warmupRequests} turns; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 for (const fixture of fixtures) {
   const target = await startServing(fixture);
   try {
-    const deadline = Date.now() + 60_000 + 3 * configs.length * rounds * 1500;
+    const deadline = Date.now() + 60_000 + (2 * phaseSeconds + 1) * configs.length * rounds * 1500;
     while (!target.lines.some((l) => l.phase === 'done')) {
       if (Date.now() > deadline) throw new Error(`${fixture}: the probe's phases did not end`);
       await sleep(500);

@@ -1,7 +1,8 @@
 // `leakhunt profile` as a function: the sampling heap profiler started in the target, then a reading
 // every interval — the live sampled profile, `process.memoryUsage()` and the work counter (read without
 // side effects, counter.ts) — until N readings are in, the signal fires or the target goes away; the
-// profiler is stopped on every path (sampling-profile.ts registers the stop). No snapshot, no GC.
+// profiler is stopped on every path (sampling-profile.ts registers the stop). No snapshot and no GC of
+// ours; each read pauses the target for V8's own GC and the profile (`readMs`).
 
 import { AttachError } from '../errors.js';
 import { readCounter } from './counter.js';

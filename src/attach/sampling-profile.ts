@@ -1,8 +1,10 @@
 // V8's sampling heap profiler over a target session (`leakhunt profile`): start it, read the live
 // profile, stop it — and the stop registered in open-resources.ts, so every way leakhunt ends stops it
-// before the session is detached (last opened, first closed). No snapshot, no forced GC: V8 samples
-// one allocation every ~`samplingInterval` bytes (a Poisson process) and keeps the stack of each sampled
-// object while it lives; `getSamplingProfile` reports those still alive, weighted back up to bytes.
+// before the session is detached (last opened, first closed). No snapshot: V8 samples one allocation
+// every ~`samplingInterval` bytes (a Poisson process) and keeps the stack of each sampled object while it
+// lives; `getSamplingProfile` reports those still alive, weighted back up to bytes. V8's inspector starts
+// the profiler with kSamplingForceGC (v8-heap-profiler-agent-impl.cc), so every read (and the stop, which
+// reads too) runs a full GC in the target first: the one pause, timed by the caller.
 //
 // The profile is flattened here into stacks (innermost frame first, lines and columns made 1-based):
 // what src/analysis/allocation-site.ts folds. Nothing of the heap's contents is read.

@@ -56,7 +56,7 @@ export async function buildProgram(status: ExitStatus, argv: readonly string[] =
 Examples:
   $ leakhunt attach 4242                          preflight, memory timeline, 3 snapshots a minute apart, what grows
   $ leakhunt watch 4242 --heap --every 1m         a memory line a minute; slope, time to the limit, what grows
-  $ leakhunt profile 4242 --interval 30s          which lines allocate what grows (sampling; no snapshot, no pause)
+  $ leakhunt profile 4242 --interval 30s          which lines allocate what grows (sampling; no heap snapshot)
   $ leakhunt snapshot 4242 -o now.heapsnapshot    one snapshot of a running process, inspector closed again
   $ leakhunt analyze prod.heapsnapshot            top classes and largest objects of one snapshot
   $ leakhunt diff s1.heapsnapshot s2.heapsnapshot s3.heapsnapshot --max-growth 1MB

@@ -130,7 +130,7 @@ export function buildProfileDocument(out: ProfileOutput): ReportDocument {
     {
       kind: 'fields',
       rows: [
-        ['method', `V8's sampling heap profiler, one sample every ~${formatBytes(p.samplingInterval)} allocated (no snapshot, no forced GC)`],
+        ['method', `V8's sampling heap profiler, one sample every ~${formatBytes(p.samplingInterval)} allocated (no heap snapshot; each reading: V8's full GC and the profile)`],
         ['readings', `${p.taken} of ${p.requested}, ${(p.intervalMs / 1000).toFixed(p.intervalMs % 1000 ? 1 : 0)} s apart (${p.endedBy})`],
         ...(p.counter ? [['work', `${p.counter.expression}${p.counter.units === undefined ? '' : ` advanced by ${formatCount(p.counter.units)}`}`] as [string, string]] : []),
         ['inspector', p.inspector.note],

@@ -2,7 +2,9 @@
 // is opened as attach opens it (preflight, port check, target lock, plan on stderr), V8's sampling heap
 // profiler started, a reading taken every interval (src/attach/profile-run.ts), the profiler stopped and
 // the inspector closed on every exit path; then the leak sites (src/diagnose/profile-growth.ts) as text,
-// JSON, Markdown or HTML. No heap snapshot, no forced GC: the target is never frozen.
+// JSON, Markdown or HTML. No heap snapshot and no GC of ours; the one pause is each reading's, in which
+// V8's inspector collects garbage before it builds the profile (it starts the profiler with
+// kSamplingForceGC, so the profile holds only what is alive): measured as `readMs`.
 
 import type { Command } from 'commander';
 import { checkCounter } from '../../attach/counter.js';
@@ -61,7 +63,7 @@ export function registerProfile(program: Command, globals: () => GlobalOptions, 
   const command = program
     .command('profile')
     .argument('[pid]', 'the Node.js process (not needed with --port / --ws)')
-    .description('which lines allocate memory that grows, from V8\'s sampling heap profiler: no heap snapshot, no forced GC, no pause')
+    .description('which lines allocate memory that grows, from V8\'s sampling heap profiler: no heap snapshot; a short pause per reading')
     .option('--interval <duration>', 'time between readings of the profile', '30s')
     .option('--samples <n>', 'how many readings (at least 3)', '6')
     .option('--sampling-interval <bytes>', 'bytes allocated between samples, on average (smaller: finer and dearer)', DEFAULT_SAMPLING_INTERVAL)
@@ -80,12 +82,13 @@ Examples:
                                                        finer sampling (dearer), and a page to share
   $ leakhunt profile --port 9229 --interval 1m         an inspector already listening (e.g. kubectl port-forward)
 
-The sampling heap profiler records the stack of one allocation every ~32 KiB (--sampling-interval) and
-keeps it while the object lives. Each reading asks for the stacks of the sampled objects still alive; a
-site (your own frame, with the library frame it called) whose live bytes rise in every interval in
-proportion to the work is a leak site. No snapshot is taken and no GC forced; it cannot say what holds
-the objects: the verdict names the \`leakhunt attach\` command that would. The profiler is stopped and an
-inspector leakhunt opened is closed again on every exit path (Ctrl-C included). Exit 1 for a leak site.`)
+The sampling heap profiler records the stack of one allocation every ~${DEFAULT_SAMPLING_INTERVAL.replace('KiB', ' KiB')} (--sampling-interval)
+and keeps it while the object lives. Each reading asks for the stacks of the sampled objects still alive
+(V8 runs a full GC first, the reading's one pause); a site (your own frame, with the library frame it
+called) whose live bytes rise in every interval in proportion to the work is a leak site. No heap
+snapshot is taken; it cannot say what holds the objects: the verdict names the \`leakhunt attach\`
+command that would. The profiler is stopped and an inspector leakhunt opened is closed again on every
+exit path (Ctrl-C included). Exit 1 for a leak site.`)
     .action(async (pidArg: string | undefined, flags: ProfileFlags) => {
       const address = targetAddressOf(pidArg, flags);
       const intervalMs = parseDuration('--interval', flags.interval);
@@ -100,7 +103,7 @@ inspector leakhunt opened is closed again on every exit path (Ctrl-C included). 
       const stop = installStopSignals('the profile', () => leftBehind(opened?.session, seen, address.pid));
       let run: ProfileRun | undefined;
       let detach: DetachReport | undefined;
-      const work = `the sampling heap profiler (one sample every ~${formatBytes(samplingInterval)} allocated; no snapshot, no forced GC), a reading every ${flags.interval}, ${readings} readings${flags.counter ? `; ${flags.counter} read at each` : ''}`;
+      const work = `the sampling heap profiler (one sample every ~${formatBytes(samplingInterval)} allocated; no heap snapshot), a reading every ${flags.interval}, ${readings} readings (each a full GC by V8 and the profile built in the target)${flags.counter ? `; ${flags.counter} read at each` : ''}`;
       try {
         opened = await openWithPlan(address, work, seen, false);
         const { session } = opened;
