@@ -51,12 +51,13 @@ const percentile = (xs, p) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : NaN;
 };
 
-function startTarget(fixture) {
+/** The fixture with the probe; `toggle`: the probe switches the sampling profiler second by second. */
+function startTarget(fixture, toggle) {
   const child = spawn(opts.node, ['-r', PROBE, join(ROOT, 'fixtures', `${fixture}.cjs`)], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: '1000', LEAKHUNT_FIXTURE_ANNOUNCE: '1',
-      LOOP_PROBE_PHASES: configs.flatMap((c) => [...repeat(c), 'settle', ...repeat('off')]).join(','), LOOP_PROBE_CYCLES: String(rounds), LOOP_PROBE_AFTER: String(warmupRequests),
+      ...(toggle ? { LOOP_PROBE_PHASES: configs.flatMap((c) => [...repeat(c), 'settle', ...repeat('off')]).join(','), LOOP_PROBE_CYCLES: String(rounds), LOOP_PROBE_AFTER: String(warmupRequests) } : {}),
     },
   });
   const lines = [];
@@ -126,8 +127,8 @@ function byPhase(lines) {
   return phases;
 }
 
-async function startServing(fixture) {
-  const target = startTarget(fixture);
+async function startServing(fixture, toggle) {
+  const target = startTarget(fixture, toggle);
   const deadline = Date.now() + 60_000;
   while (!target.serving()) {
     if (Date.now() > deadline) throw new Error(`${fixture} did not start serving`);
@@ -140,7 +141,7 @@ const pct = (a, b) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`
 const rows = [['fixture', 'sampling interval', 'seconds', 'turns per CPU-second', 'turns/s (wall)', 'p99 event-loop delay', 'a reading pauses it (live sampled objects)']];
 log(`node ${opts.node}; ${fixtures.length} fixtures; ${rounds} cycles of ${configs.map((c) => `${c} ×${phaseSeconds}, settle, off ×${phaseSeconds}`).join(', ')} (seconds) after ${warmupRequests} turns; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 for (const fixture of fixtures) {
-  let target = await startServing(fixture);
+  let target = await startServing(fixture, true);
   try {
     const deadline = Date.now() + 60_000 + (2 * phaseSeconds + 1) * configs.length * rounds * 1500;
     while (!target.lines.some((l) => l.phase === 'done')) {
@@ -154,21 +155,26 @@ for (const fixture of fixtures) {
     const offP99 = percentile(off.delays, 0.99);
     rows.push([fixture, 'off (not profiled)', String(off.seconds), offCpu.toFixed(1), offWall.toFixed(1), `${offP99.toFixed(1)} ms`, '']);
     // The readings on a fresh target: story A leaks a grpc-js channel a turn and, some minutes in at full
-    // speed, fails a call and exits by itself (code 70).
+    // speed, fails a call and exits by itself (code 70). Its probe switches nothing: the profiler is
+    // one per process, and a second session stopping it would stop leakhunt's.
     await target.stop();
-    target = await startServing(fixture);
+    target = await startServing(fixture, false);
     while ((target.lines[target.lines.length - 1]?.requests ?? 0) < warmupRequests) await sleep(250);
-    for (const config of configs) {
+    const sampled = configs.map((config) => {
       const p = phases.get(config);
       const cpu = (p.turns * 1e6) / p.cpuUs;
       const wall = (p.turns * 1000) / p.ms;
       const p99 = percentile(p.delays, 0.99);
+      log(`${fixture} ${config}: ${cpu.toFixed(1)} turns/CPU-s vs ${offCpu.toFixed(1)} off; ${wall.toFixed(1)} turns/s vs ${offWall.toFixed(1)}; p99 ${p99.toFixed(1)} vs ${offP99.toFixed(1)} ms`);
+      return { config, seconds: p.seconds, cpu, wall, p99 };
+    });
+    for (const { config, seconds, cpu, wall, p99 } of sampled) {
       const control = Number(config) >= 2 ** 30;
       const readings = control ? [] : (await runProfile(target.pid, config)).profile.readings; // the control is no setting of leakhunt's
       const reads = readings.map((r) => `${r.readMs} ms (${r.sampledObjects})`).join(', ');
-      log(`${fixture} ${config}: ${cpu.toFixed(1)} turns/CPU-s vs ${offCpu.toFixed(1)} off; ${wall.toFixed(1)} turns/s vs ${offWall.toFixed(1)}; p99 ${p99.toFixed(1)} vs ${offP99.toFixed(1)} ms; readings ${reads}`);
+      log(`${fixture} ${config}: readings ${reads}`);
       const label = control ? `${Number(config) / 2 ** 30} GiB (control: on, ~no samples)` : `${Number(config) / 1024} KiB`;
-      rows.push([fixture, label, String(p.seconds), `${cpu.toFixed(1)} (${pct(cpu, offCpu)})`, `${wall.toFixed(1)} (${pct(wall, offWall)})`, `${p99.toFixed(1)} ms (${pct(p99, offP99)})`, reads]);
+      rows.push([fixture, label, String(seconds), `${cpu.toFixed(1)} (${pct(cpu, offCpu)})`, `${wall.toFixed(1)} (${pct(wall, offWall)})`, `${p99.toFixed(1)} ms (${pct(p99, offP99)})`, reads]);
     }
   } finally {
     await target.stop();
