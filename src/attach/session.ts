@@ -1,5 +1,5 @@
 // One CDP session with the target: who it is (`process.pid`, checked against the pid we meant, so a
-// stranger on 9229 is never trusted), `process.memoryUsage()`, a forced GC, a heap snapshot streamed to
+// stranger on 9229 is never trusted), `process.memoryUsage()`, a heap snapshot streamed to
 // a sink chunk by chunk, and the detach that leaves the target as it was found: an inspector we opened
 // is closed with a deferred `process._debugEnd()` and the port is checked until it no longer listens.
 //
@@ -8,8 +8,8 @@
 //
 // A target that wants to exit is let go at once. A process that exits with a debugger attached waits
 // in its exit for that debugger to disconnect ("Waiting for the debugger to disconnect..."), and a
-// forced GC asked for just before never answers (V8 runs it as a task of the loop that has stopped):
-// both processes would wait for each other for good. So the session watches for the signs of an exit
+// command asked for just before may never be answered (a forced GC, which V8 runs as a task of the loop
+// that has stopped, never was: leakhunt no longer forces one): both processes would wait for each other. So the session watches for the signs of an exit
 // (exit-watch.ts) and drops the connection at once, which fails every command in flight and lets the
 // target's exit go on; `Inspector.detached` drops it too. Every command has a deadline besides.
 //
@@ -94,13 +94,6 @@ const PORT_CLOSE_WAIT_MS = 3000;
 /** How long the target gets to close the websocket itself after `_debugEnd()` was scheduled. */
 const TARGET_CLOSE_WAIT_MS = 3000;
 const GIB = 1024 ** 3;
-/**
- * A forced GC has no progress events: its deadline scales with the heap (a full GC of a 1 GiB heap
- * takes seconds; 30 s a GiB leaves a wide margin), and is never under 30 s.
- */
-export function gcDeadlineMs(heapBytes: number): number {
-  return Math.max(30_000, Math.ceil((heapBytes / GIB) * 30_000));
-}
 /**
  * A heap snapshot reports progress while it is generated and then streams chunks; its deadline is the
  * longest silence: nothing from the target for this long means it is stuck. V8's own GCs before the
@@ -240,17 +233,6 @@ export class TargetSession {
       if (!(err instanceof CommandTimeoutError)) throw err;
       const state = this.#options.localPid === undefined ? undefined : processState(this.#options.localPid, this.#options.procRoot ?? PROC_ROOT);
       throw new AttachError(`pid ${this.info.pid} stopped answering: ${err.message}${state ? ` (its state in /proc: ${state})` : ''}`);
-    }
-  }
-
-  /** A full, forced GC (`HeapProfiler.collectGarbage`); the target is paused while it runs. */
-  async collectGarbage(): Promise<void> {
-    this.#busy = true;
-    try {
-      await this.#send('HeapProfiler.enable', {}, this.#options.timeoutMs);
-      await this.#send('HeapProfiler.collectGarbage', {}, gcDeadlineMs(this.#heapBytes));
-    } finally {
-      this.#busy = false;
     }
   }
 

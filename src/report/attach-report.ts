@@ -115,20 +115,20 @@ export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, es
   return [
     connectionLine(endpoint, info),
     `  heap       ${formatBytes(estimate.heapUsedBytes)} used → ~${formatCount(estimate.heapNodes)} heap nodes (an estimate: ~${estimate.bytesPerNode} bytes a node)`,
-    `  pause      ~${seconds(estimate.pauseMs)} frozen per snapshot (${seconds(estimate.pauseRangeMs[0])}–${seconds(estimate.pauseRangeMs[1])}: ~${estimate.pauseUsPerNode} µs a node, more on a busy machine and for the first snapshot), after a forced GC`,
+    `  pause      ~${seconds(estimate.pauseMs)} frozen per snapshot (${seconds(estimate.pauseRangeMs[0])}–${seconds(estimate.pauseRangeMs[1])}: ~${estimate.pauseUsPerNode} µs a node, more on a busy machine and for the first snapshot)`,
     `  cost       up to ~${formatBytes(estimate.nativeBytes)} native memory in the target while taking one, ~${formatBytes(estimate.keptBytes)} of it kept resident after the first (not added again by later snapshots); ~${formatBytes(estimate.fileBytes)} on disk a snapshot`,
     `  headroom   ${room}`,
   ];
 }
 
 /**
- * After each snapshot, what it cost beside what the plan predicted: the pause (forced GC, generation and
- * transfer), the target's RSS before the snapshot (after the GC) and once it was sent, the file's size,
+ * After each snapshot, what it cost beside what the plan predicted: the pause (generation, V8's own GC
+ * first, and transfer), the target's RSS just before the snapshot and once it was sent, the file's size,
  * and how it was taken (written by the target, or streamed and why).
  */
 export function measuredLine(s: CapturedSnapshot, estimate?: SnapshotEstimate): string {
   const parts = [`paused ${seconds(s.durationMs)}${estimate ? ` (predicted ~${seconds(estimate.pauseMs)})` : ''}`];
-  const before = s.memoryUsage?.rss;
+  const before = s.rssBeforeBytes;
   if (before !== undefined && s.rssAfterBytes !== undefined) {
     const predicted = estimate ? `; predicted up to +${formatBytes(estimate.nativeBytes)}` : '';
     parts.push(`target RSS ${formatBytes(before)} → ${formatBytes(s.rssAfterBytes)} (${formatBytesDelta(s.rssAfterBytes - before)}${predicted})`);

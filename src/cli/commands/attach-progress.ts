@@ -1,4 +1,4 @@
-// Capture progress on stderr: the phases of each snapshot (forced GC, V8's generation progress, bytes
+// Capture progress on stderr: the phases of each snapshot (V8's generation progress, bytes
 // written), the wait for the next one (a countdown, or the counter's units so far) with the latest
 // memory sample, and notes. On a TTY one line is rewritten in place, and each snapshot leaves one line;
 // in a log, one line per snapshot and the notes, nothing else. With --verbose, after each snapshot what it
@@ -53,8 +53,7 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
   return {
     onPhase(index, phase, p) {
       const head = `leakhunt: snapshot ${index} of ${total}`;
-      if (phase === 'gc') show(`${head}: forced GC`, `${index}gc`);
-      else if (phase === 'generating' && p.total === undefined) show(`${head}: generating (the target is paused)`, `${index}gen`);
+      if (phase === 'generating' && p.total === undefined) show(`${head}: generating (the target is paused)`, `${index}gen`);
       else if (phase === 'generating') {
         const pct = p.total ? Math.floor((100 * (p.done ?? 0)) / p.total) : 0;
         show(`${head}: generating ${pct}% (the target is paused)`, `${index}gen${tty ? pct : Math.floor(pct / 25)}`);

@@ -122,7 +122,7 @@ the plan printed first says for about how long.`)
       const placeOf = (stem: string): OutputPlace => checkOutputDir(outDir, seriesFiles(outDir, stem, count));
       if (address.pid !== undefined) refuseBeforeSignal(placeOf(String(address.pid)), force, '--out');
       checkHtmlPath(flags.html, outDir);
-      const work = `${pacingText(pacing, count, flags.interval)}, each after a forced GC; memory samples every ${flags.sampleEvery}; into ${outDir || defaultOutDir(0)}`;
+      const work = `${pacingText(pacing, count, flags.interval)}; memory samples every ${flags.sampleEvery}; into ${outDir || defaultOutDir(0)}`;
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;
       const stop = installStopSignals('the capture', () => leftBehind(opened?.session, seen, address.pid));
