@@ -159,6 +159,7 @@ export async function captureSnapshot(
   try {
     // Read just before the snapshot, which freezes the target at once (an evaluate runs at the target's
     // next interrupt, even inside a busy loop): the counter is the work the snapshot holds.
+    await session.checkAnswers();
     counter = await readCounterValue?.();
     if (signal?.aborted) {
       writer.discard();

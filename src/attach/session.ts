@@ -185,6 +185,15 @@ export class TargetSession {
     this.#conn.onClose(() => listener());
   }
 
+  /**
+   * One round trip under the short deadline (--connect-timeout): asked before each snapshot, so a target
+   * that stopped answering (SIGSTOP, a hung loop) is found then, with its /proc state, not after the
+   * snapshot's much longer stall deadline.
+   */
+  async checkAnswers(): Promise<void> {
+    await this.#send('Runtime.evaluate', { expression: '0', returnByValue: true, silent: true }, this.#options.timeoutMs);
+  }
+
   async memoryUsage(timeoutMs = this.#options.timeoutMs): Promise<MemoryUsage> {
     const usage = (await evaluate(this.#conn, MEMORY_EXPRESSION, timeoutMs)) as MemoryUsage;
     this.#heapBytes = Math.max(this.#heapBytes, usage.heapTotal ?? 0);
