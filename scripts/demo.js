@@ -34,7 +34,8 @@ const logFd = openSync(agentLog, 'w', 0o600);
 // --inspect-port=0: the inspector SIGUSR1 opens takes a free port (9229 may be another process's).
 const agent = spawn(process.execPath, ['--inspect-port=0', join(root, fixture)], {
   stdio: ['ignore', 'ignore', logFd],
-  env: { ...process.env, LEAKHUNT_FIXTURE_RATE: simple ? '200' : '40' },
+  // A call in flight across a snapshot's pause must not fail by its deadline (fixtures/agents/lib/search-service.cjs).
+  env: { ...process.env, LEAKHUNT_FIXTURE_RATE: simple ? '200' : '40', LEAKHUNT_SEARCH_DEADLINE_MS: '120000' },
 });
 closeSync(logFd);
 const stopAgent = () => {
