@@ -232,15 +232,15 @@ export function buildAttachDocument(out: AttachOutput, options: { top: number; g
   const pauses = out.snapshots.map((s) => (s.durationMs === undefined ? '?' : seconds(s.durationMs))).join(', ');
   const counter = counterText(out);
   const span = out.samples.length > 1 ? out.samples[out.samples.length - 1]!.t - out.samples[0]!.t : 0;
-  const rss = `peak RSS ${formatBytes(out.leakhunt.captureRssPeak)} capturing${out.leakhunt.analysisRssPeak === undefined ? '' : `, ${formatBytes(out.leakhunt.analysisRssPeak)} analysing`}`;
+  const rss = `leakhunt's peak RSS ${formatBytes(out.leakhunt.captureRssPeak)} capturing${out.leakhunt.analysisRssPeak === undefined ? '' : `, ${formatBytes(out.leakhunt.analysisRssPeak)} analysing`}`;
   const how = c.inspector.how === 'sigusr1' ? 'opened by SIGUSR1' : c.inspector.how === 'explicit' ? 'given' : 'already listening';
   const left = c.inspector.inspectorClosed ? 'closed again' : c.inspector.note;
   const rows: (readonly [string, string])[] = [
     ['target', `pid ${out.target.pid}, node ${out.target.nodeVersion}; inspector ${c.inspector.host}:${c.inspector.port} ${how}, ${left}`],
     ['capture', readablePaths(`${c.taken} of ${c.requested} snapshots, ${paceText(c)}, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`)],
     ...(counter === undefined ? [] : [['counter', counter] as const]),
-    ['paused', `${pauses} (GC + snapshot, each)`],
-    ['leakhunt', rss],
+    // Each pause is the forced GC and the snapshot (the plan says "after forced GCs").
+    ['paused', `${pauses}; ${rss}`],
   ];
   const timeline: Block = { kind: 'code', lines: [`Memory timeline (${out.samples.length} samples over ${seconds(span)})`, ...timelineLines(out.samples)] };
   // The answer first (the verdict and findings that open the diff document), then how it was captured:
