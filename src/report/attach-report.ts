@@ -73,12 +73,13 @@ export function planLines(p: Preflight, work: string, verbose = true): string[] 
       ? `REFUSED: ${p.signal.refusal}`
       : `SIGUSR1 is caught: send it, find the port pid ${p.pid} itself opens (${f.port === 0 ? 'a random port' : `${f.host}:${f.port} expected`}), check process.pid, close it when done`;
   if (!verbose) {
+    // Two lines: what the target is and what is done to it; the memory it has left is judged once the
+    // heap is known (connectedLines: "headroom ok", or the whole plan when it is not).
     const what = p.isNode ? `node, uid ${p.uid.target}` : 'NOT node';
     const how = f.inspectAtStart ? `its --inspect inspector (${f.host}:${f.port}), left open` : p.signal.refusal ? `REFUSED: ${p.signal.refusal}` : 'SIGUSR1 opens its inspector, closed when done';
     return [
       `plan for pid ${p.pid} (${what}): ${how}`,
       `  work       ${readablePaths(work)}`,
-      `  memory     ${memoryText(p)}`,
       ...p.refusals.map((r) => `  REFUSED    ${r}`),
     ];
   }
@@ -103,11 +104,9 @@ export function connectionLine(endpoint: InspectorEndpoint, info: TargetInfo): s
 
 export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, estimate: SnapshotEstimate, headroom: HeadroomCheck, verbose = true): string[] {
   if (!verbose) {
-    const ok = headroom.headroomBytes === undefined ? 'headroom unknown' : headroom.ok ? 'headroom ok' : 'NOT ENOUGH headroom';
-    return [
-      connectionLine(endpoint, info),
-      `  heap       ${formatBytes(estimate.heapUsedBytes)} used: ~${seconds(estimate.pauseMs)} paused and up to ~${formatBytes(estimate.nativeBytes)} native per snapshot; ${ok}`,
-    ];
+    // One line: where, the pause each snapshot costs and whether the memory is there for it.
+    const ok = headroom.headroomBytes === undefined ? 'headroom unknown' : headroom.ok ? `headroom ok (${formatBytes(headroom.headroomBytes)} free)` : 'NOT ENOUGH headroom';
+    return [`  connected  ${endpoint.host}:${endpoint.port}; heap ${formatBytes(estimate.heapUsedBytes)}: ~${seconds(estimate.pauseMs)} paused per snapshot; ${ok}`];
   }
   const room = headroom.headroomBytes === undefined
     ? `unknown (no cgroup limit or MemAvailable readable) against ~${formatBytes(headroom.neededBytes)} needed`
@@ -209,7 +208,7 @@ export function timelineLines(samples: readonly MemorySample[], fields: readonly
 function paceText(c: AttachOutput['capture']): string {
   const every = c.counter?.every;
   if (every !== undefined) {
-    return `one each time the counter advanced ${formatCount(every)}${c.intervalMs === undefined ? '' : ` (or after ${seconds(c.intervalMs)})`}`;
+    return `${formatCount(every)} counter units apart${c.intervalMs === undefined ? '' : ` (at most ${seconds(c.intervalMs)})`}`;
   }
   return `${seconds(c.intervalMs ?? 0)} of running time between them`;
 }
@@ -240,7 +239,8 @@ export function buildAttachDocument(out: AttachOutput, options: { top: number; g
     ['target', `pid ${out.target.pid}, node ${out.target.nodeVersion}; inspector ${c.inspector.host}:${c.inspector.port} ${how}, ${left}`],
     ['capture', readablePaths(`${c.taken} of ${c.requested} snapshots, ${paceText(c)}, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`)],
     ...(counter === undefined ? [] : [['counter', counter] as const]),
-    ['paused', `${pauses} (GC + snapshot, each); ${rss}`],
+    // Each pause is the snapshot alone (V8 collects garbage first; leakhunt forces no GC: docs/attach-pause.md).
+    ['paused', `${pauses}; ${rss}`],
   ];
   const timeline: Block = { kind: 'code', lines: [`Memory timeline (${out.samples.length} samples over ${seconds(span)})`, ...timelineLines(out.samples)] };
   // The answer first (the verdict and findings that open the diff document), then how it was captured:

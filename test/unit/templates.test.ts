@@ -193,7 +193,7 @@ test('a folded chain keeps the object, its holder by the name it is held under, 
   ];
   const text = foldedChainText(chain, 100);
   check('folded chain', text);
-  assert.equal(text, 'RunTree @900 (AsyncLocalStorage store) ← ["<symbol kResourceStore>"] of Timeout @901 (timer (setTimeout/setInterval) that captured the store; runs tick() at /srv/app/node_modules/@grpc/grpc-js/build/src/internal-channel.js:3:9) ← … 2 hops … ← .context of Set @50 (there before the first snapshot) ← … 2 hops … ← (root) @1');
+  assert.equal(text, 'RunTree @900 (AsyncLocalStorage store) ← ["<symbol kResourceStore>"] of Timeout @901 (timer (setTimeout/setInterval) that captured the store; runs tick() at node_modules/@grpc/grpc-js/…/internal-channel.js:3:9) ← … 2 hops … ← .context of Set @50 (there before the first snapshot) ← … 2 hops … ← (root) @1');
   assert.equal(readablePath('/srv/app/node_modules/@grpc/grpc-js/build/src/x.js', '/home/me'), 'node_modules/@grpc/grpc-js/build/src/x.js');
   assert.equal(readablePath('/home/me/app/agent.js', '/home/me'), 'app/agent.js');
   assert.equal(readablePath('file:///home/me/app/agent.mjs', '/home/me'), 'app/agent.mjs');

@@ -122,7 +122,10 @@ the plan printed first says for about how long.`)
       const placeOf = (stem: string): OutputPlace => checkOutputDir(outDir, seriesFiles(outDir, stem, count));
       if (address.pid !== undefined) refuseBeforeSignal(placeOf(String(address.pid)), force, '--out');
       checkHtmlPath(flags.html, outDir);
-      const work = `${pacingText(pacing, count, flags.interval)}; memory samples every ${flags.sampleEvery}; into ${outDir || defaultOutDir(0)}`;
+      // The short plan leaves out what each snapshot line says again (the directory) and the sampling.
+      const work = verbose
+        ? `${pacingText(pacing, count, flags.interval)}; memory samples every ${flags.sampleEvery}; into ${outDir || defaultOutDir(0)}`
+        : pacingText(pacing, count, flags.interval, true);
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;
       const stop = installStopSignals('the capture', () => leftBehind(opened?.session, seen, address.pid));
@@ -142,7 +145,7 @@ the plan printed first says for about how long.`)
               outDir ||= defaultOutDir(session.info.pid);
               refuseBeforeSignal(placeOf(stem), force, '--out');
             }
-            assessDiskSpace(placeOf(stem), estimate, count, force, '--out'); // free space now, with the heap known
+            assessDiskSpace(placeOf(stem), estimate, count, force, '--out', verbose); // free space now, with the heap known
             if (pacing.counter) {
               // The first read, before any directory or snapshot: a bad expression is a usage error (exit 2), detached by the finally below.
               const value = await checkCounter(session, pacing.counter.expression);
@@ -150,7 +153,7 @@ the plan printed first says for about how long.`)
             }
             const dir = prepareOutputDir(outDir);
             if (dir.warning) warn(dir.warning);
-            printLines([`  method     ${methodText(snapshotMethodFor(session, join(outDir, `${stem}-1.heapsnapshot`), address.pid))}`]);
+            if (verbose) printLines([`  method     ${methodText(snapshotMethodFor(session, join(outDir, `${stem}-1.heapsnapshot`), address.pid))}`]);
             try {
               capture = await captureSeries({
                 session,
@@ -182,8 +185,12 @@ the plan printed first says for about how long.`)
         } finally {
           progress.done();
           detach = await session.detach();
+          // In a log one line says the analysis starts (its progress lines there are --verbose only).
+          const analysing = showProgress && !verbose && !process.stderr.isTTY && !stop.signal.aborted && capture && capture.snapshots.length >= 2
+            ? `analysing the ${capture.snapshots.length} snapshots` : undefined;
           if (!detach.inspectorClosed && detach.openedByUs) warn(`the inspector of pid ${session.info.pid} ${detach.note}`);
-          else if (detach.openedByUs) process.stderr.write(`leakhunt: inspector: ${detach.note}\n`);
+          if (detach.inspectorClosed && detach.openedByUs) process.stderr.write(`leakhunt: inspector: ${detach.note}${analysing ? `; ${analysing}` : ''}\n`);
+          else if (analysing) process.stderr.write(`leakhunt: ${analysing}\n`);
         }
       } finally {
         stop.dispose();
@@ -201,7 +208,8 @@ the plan printed first says for about how long.`)
 
       const captureRssPeak = readProcStatus('self').peakRssBytes;
       const peakReset = resetPeakRss();
-      const analysisProgress = createProgress(showProgress, process.stderr, verbose);
+      // A terminal gets a live line; a log only the phases with --verbose (the detach line said it started).
+      const analysisProgress = createProgress(showProgress && (process.stderr.isTTY === true || verbose), process.stderr, verbose);
       let label = 'reading';
       const diff = await diffSnapshotFiles(kept.map((s) => s.file), {
         groups: Math.max(groups, DIAGNOSIS_GROUPS),
