@@ -39,7 +39,10 @@ export interface Finding {
   readonly perUnit?: number;
   readonly retainedSize: number;
   readonly chain: readonly ChainHop[];
+  /** Why the objects stay and what to change, in one sentence (`why: action`). */
   readonly fix: string;
+  /** What to change, alone (the text shows this without --verbose). */
+  readonly action: string;
   readonly evidence: readonly string[];
   /** Other survivor groups held through this finding's objects. */
   readonly alsoHeld?: readonly string[];

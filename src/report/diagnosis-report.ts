@@ -76,21 +76,36 @@ function headLine(f: Finding, rank: number): string {
 
 /** The members of a folded finding: class and count (their sizes and chains are in --verbose and --html). */
 function membersLine(members: readonly Finding[]): string {
-  return fittedList('   same cause: ', members.map((m) => `${shortClassName(m.className)} × ${formatCount(m.count)}`));
+  return fittedList('   same cause: ', memberEntries(members));
+}
+
+function memberEntries(members: readonly Finding[]): string[] {
+  return members.map((m) => `${shortClassName(m.className)} × ${formatCount(m.count)}`);
+}
+
+/**
+ * Without --verbose, one line for what grows with the finding: the members that share its cause, then
+ * the survivor groups held through it (--verbose keeps the two lines apart).
+ */
+function alsoGrowingLine(f: Finding): string[] {
+  const members = memberEntries(f.members ?? []);
+  const held = (f.alsoHeld ?? []).map((entry) => shortClassName(entry, SHAPE_CHARS + 8));
+  return members.length + held.length > 0 ? [fittedList('   also growing: ', [...members, ...held])] : [];
 }
 
 function findingBlocks(f: Finding, rank: number, options: DiagnosisReportOptions): Block[] {
   const members = f.members ?? [];
+  if (!options.verbose) {
+    const lines = [headLine(f, rank), ...alsoGrowingLine(f)];
+    if (f.chain.length > 0) lines.push(`   chain: ${foldedChainText(f.chain, options.firstMaxId)}`);
+    lines.push(`   fix: ${f.action}`);
+    return [{ kind: 'lines', lines: lines.map((l) => readablePaths(l)) }];
+  }
   const lines = [
     headLine(f, rank),
     ...(members.length ? [membersLine(members)] : []),
     ...(f.alsoHeld?.length ? [heldLine(f.alsoHeld)] : []),
   ];
-  if (!options.verbose) {
-    if (f.chain.length > 0) lines.push(`   chain: ${foldedChainText(f.chain, options.firstMaxId)}`);
-    lines.push(`   fix: ${f.fix}`);
-    return [{ kind: 'lines', lines: lines.map((l) => readablePaths(l)) }];
-  }
   const blocks: Block[] = [{
     kind: 'lines',
     lines: [...lines, ...f.evidence.map((e) => `   - ${e}`), ...(f.signature ? [`   path: ${f.signature}`] : [])].map((l) => readablePaths(l)),

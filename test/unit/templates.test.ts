@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChainHop, HopLabel } from '../../src/analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../../src/analysis/diff/diff-series.js';
-import { backlogFix, suggestFix } from '../../src/diagnose/fixes.js';
+import { backlogFix, fixText, suggestFix, type Fix } from '../../src/diagnose/fixes.js';
 import { diagnose, type Diagnosis } from '../../src/diagnose/diagnose.js';
 import { describeTrend, summarizeTrend, type MemorySample } from '../../src/diagnose/memory-trend.js';
 import { article } from '../../src/diagnose/chain-labels.js';
@@ -85,8 +85,8 @@ test('every fix template reads as a sentence', () => {
   const fixes = new Set<string>();
   for (const { name, className, chain } of fixChains()) {
     const fix = suggestFix(className, chain);
-    fixes.add(fix);
-    check(`fix (${name})`, fix);
+    fixes.add(fixText(fix));
+    checkFix(name, fix);
   }
   assert.ok(fixes.size >= 8, `the chains reach most branches: ${fixes.size}`);
   const pending: HopLabel = { kind: 'pending-work', text: 'a pending operation' };
@@ -95,8 +95,14 @@ test('every fix template reads as a sentence', () => {
   for (const [name, text] of [
     ['backlog, queue', backlogFix(queue)], ['backlog, checkpoint', backlogFix(checkpoint)], ['backlog, no chain', backlogFix([], 'Job')],
     ['backlog, runs pile up', backlogFix([], 'Job', true)], ['backlog, nothing known', backlogFix([])],
-  ] as const) check(`fix (${name})`, text);
+  ] as const) checkFix(name, text);
 });
+
+/** The whole sentence (--verbose, JSON, HTML) and the action alone (the text without --verbose) both read right. */
+function checkFix(name: string, fix: Fix): void {
+  check(`fix (${name})`, fixText(fix));
+  check(`fix action (${name})`, fix.action);
+}
 
 test('the indefinite article follows the sound', () => {
   assert.equal(article('AsyncResource'), 'an');
