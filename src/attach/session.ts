@@ -281,6 +281,37 @@ export class TargetSession {
   }
 
   /**
+   * Allocation tracking on (allocation-tracking.ts): V8 records the stack of every allocation from now
+   * on, and the snapshots taken meanwhile carry it. Starting runs a full GC (V8 updates its object ids).
+   */
+  async startAllocationTracking(discardCompiledCode: boolean): Promise<void> {
+    this.#busy = true;
+    try {
+      await this.#send('HeapProfiler.enable', {}, this.#options.timeoutMs);
+      await this.#send('HeapProfiler.startTrackingHeapObjects', { trackAllocations: true }, gcDeadlineMs(this.#heapBytes));
+      if (discardCompiledCode) {
+        // Precise coverage on and off again discards every function's compiled code (V8 deoptimizes all
+        // to count calls); what is compiled again now is compiled with tracking on (allocation-tracking.ts).
+        await this.#send('Profiler.enable', {}, this.#options.timeoutMs);
+        await this.#send('Profiler.startPreciseCoverage', { callCount: false, detailed: false }, gcDeadlineMs(this.#heapBytes));
+        await this.#send('Profiler.stopPreciseCoverage', {}, this.#options.timeoutMs);
+        await this.#send('Profiler.disable', {}, this.#options.timeoutMs);
+      }
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /**
+   * Allocation tracking off, without a heap snapshot: `HeapProfiler.disable` (stopTrackingHeapObjects
+   * would take and stream a whole snapshot first, pausing the target again; measured in
+   * docs/allocation-sites.md). What it also forgets (V8's id map) the end of the session forgets anyway.
+   */
+  async stopAllocationTracking(): Promise<void> {
+    await this.#send('HeapProfiler.disable', {}, this.#options.timeoutMs);
+  }
+
+  /**
    * Evaluates a self-contained expression that pauses the target for long (it writes a heap snapshot
    * itself: target-write.ts), by value, with nothing kept in the target (no object group, `silent`), and
    * the command-line API for `require` on a Node without `process.getBuiltinModule`. The deadline runs
