@@ -3,6 +3,7 @@
 // chain folded to the hops that matter, the fix. `verbose` adds each finding's evidence, its path and
 // full chain, and its members' chains. Shared by diff and attach.
 
+import { allocationText } from './allocation-text.js';
 import type { Diagnosis, Finding } from '../diagnose/diagnose.js';
 import type { Block } from './document.js';
 import { chainLines, foldedChainText } from './chain-lines.js';
@@ -64,6 +65,7 @@ function findingBlocks(f: Finding, rank: number, options: DiagnosisReportOptions
     headLine(f, rank),
     ...(members.length ? [`   same cause: ${members.map(memberText).join(', ')}`] : []),
     ...(f.alsoHeld?.length ? [`   holds: ${heldText(f.alsoHeld)}`] : []),
+    ...(f.allocation ? [`   ${allocationText(f.allocation)}`] : []),
   ];
   if (!options.verbose) {
     if (f.chain.length > 0) lines.push(`   chain: ${foldedChainText(f.chain, options.firstMaxId)}`);

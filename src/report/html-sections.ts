@@ -3,6 +3,7 @@
 // --json prints); every text is escaped (html-escape.ts); no heap string is ever added here — the results
 // carry redacted names only (src/analysis/redact.ts).
 
+import { allocationText } from './allocation-text.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import type { ClassRow, DominatorRow } from '../analysis/summarize-snapshot.js';
 import type { Finding, Verdict } from '../diagnose/diagnose.js';
@@ -56,6 +57,7 @@ export function findingCard(f: Finding, index: number, diff: Pick<DiffResult, 'c
   const body = [
     element('h3', {}, `${element('span', { class: 'kind' }, escapeHtml(f.kind))}${index + 1}. ${escapeHtml(f.className)}`),
     element('p', { class: 'rates' }, rates.map((r) => element('span', {}, escapeHtml(r))).join('')),
+    ...(f.allocation ? [element('p', { class: 'allocation' }, `<b>Made:</b> ${escapeHtml(allocationText(f.allocation))}`)] : []),
     element('div', { class: 'fix' }, `<b>Fix:</b> ${escapeHtml(f.fix)}`),
     evidence,
     also,

@@ -25,6 +25,8 @@ export interface GroupAllocation {
 const MEMBERS_WALKED = 200;
 /** How far up a member's chain a holder may be. */
 const HOLDER_HOPS = 16;
+/** A holder's site names the finding only when it made the holders of at least this share of the members walked. */
+const MIN_HOLDER_SHARE = 0.25;
 
 /** Per group (`groupOf[n]`, -1 for none), where it was made; undefined when the snapshot has no allocation traces. */
 export function allocationOfGroups(
@@ -65,6 +67,6 @@ function holderSite(
   }
   let best: { site: AllocationSite; hop: number; holder: number; count: number } | undefined;
   for (const entry of counts.values()) if (!best || entry.count > best.count) best = entry;
-  if (!best) return undefined;
+  if (!best || best.count / walked < MIN_HOLDER_SHARE) return undefined;
   return { site: best.site, share: best.count / walked, holder: { className: analysis.className(best.holder), hop: best.hop } };
 }
