@@ -105,6 +105,8 @@ export interface CaptureOptions {
   readonly sampleEveryMs: number;
   readonly signal?: AbortSignal;
   readonly events?: CaptureEvents;
+  /** Awaited once the first snapshot is on disk, before the wait for the next (attach --trace-allocations). */
+  readonly afterFirst?: () => Promise<void>;
 }
 
 /** How long a process whose inspector connection dropped gets to show that it exited. */
@@ -296,6 +298,15 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
       if (!snapshot) break; // stopped
       snapshots.push(snapshot);
       events.onSnapshot?.(snapshot);
+      if (index === 1 && options.afterFirst) {
+        try {
+          await options.afterFirst();
+        } catch (err) {
+          if (!(err instanceof ConnectionClosedError)) throw err;
+          targetExited = true;
+          break;
+        }
+      }
     }
   } finally {
     await sampler.stop();

@@ -95,6 +95,14 @@ const PORT_CLOSE_WAIT_MS = 3000;
 const TARGET_CLOSE_WAIT_MS = 3000;
 const GIB = 1024 ** 3;
 /**
+ * A command that runs a full GC in the target (starting allocation tracking, precise coverage) sends no
+ * progress: its deadline scales with the heap (a full GC of a 1 GiB heap takes seconds; 30 s a GiB
+ * leaves a wide margin), and is never under 30 s.
+ */
+export function gcDeadlineMs(heapBytes: number): number {
+  return Math.max(30_000, Math.ceil((heapBytes / GIB) * 30_000));
+}
+/**
  * A heap snapshot reports progress while it is generated and then streams chunks; its deadline is the
  * longest silence: nothing from the target for this long means it is stuck. V8's own GCs before the
  * snapshot and its distance pass send nothing, and grow with the heap.
@@ -269,6 +277,37 @@ export class TargetSession {
       this.#conn.on('HeapProfiler.reportHeapSnapshotProgress', undefined);
       this.#busy = false;
     }
+  }
+
+  /**
+   * Allocation tracking on (allocation-tracking.ts): V8 records the stack of every allocation from now
+   * on, and the snapshots taken meanwhile carry it. Starting runs a full GC (V8 updates its object ids).
+   */
+  async startAllocationTracking(discardCompiledCode: boolean): Promise<void> {
+    this.#busy = true;
+    try {
+      await this.#send('HeapProfiler.enable', {}, this.#options.timeoutMs);
+      await this.#send('HeapProfiler.startTrackingHeapObjects', { trackAllocations: true }, gcDeadlineMs(this.#heapBytes));
+      if (discardCompiledCode) {
+        // Precise coverage on and off again discards every function's compiled code (V8 deoptimizes all
+        // to count calls); what is compiled again now is compiled with tracking on (allocation-tracking.ts).
+        await this.#send('Profiler.enable', {}, this.#options.timeoutMs);
+        await this.#send('Profiler.startPreciseCoverage', { callCount: false, detailed: false }, gcDeadlineMs(this.#heapBytes));
+        await this.#send('Profiler.stopPreciseCoverage', {}, this.#options.timeoutMs);
+        await this.#send('Profiler.disable', {}, this.#options.timeoutMs);
+      }
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /**
+   * Allocation tracking off, without a heap snapshot: `HeapProfiler.disable` (stopTrackingHeapObjects
+   * would take and stream a whole snapshot first, pausing the target again; measured in
+   * docs/allocation-sites.md). What it also forgets (V8's id map) the end of the session forgets anyway.
+   */
+  async stopAllocationTracking(): Promise<void> {
+    await this.#send('HeapProfiler.disable', {}, this.#options.timeoutMs);
   }
 
   /**

@@ -38,6 +38,8 @@ export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
     readonly unitCount?: { readonly count: number; readonly source: 'unit-count' | 'counter' };
     readonly sampleEveryMs: number;
     readonly endedBy: CaptureEnd;
+    /** attach --trace-allocations: how long starting it paused the target, and that it was turned off. */
+    readonly allocationTracking?: { readonly startPauseMs: number; readonly stopped: boolean };
     readonly inspector: { readonly host: string; readonly port: number; readonly how: InspectorEndpoint['how'] } & DetachReport;
   };
   readonly verdict: Verdict;

@@ -3,6 +3,7 @@
 // chain folded to the hops that matter, the fix. `verbose` adds each finding's evidence, its path and
 // full chain, and its members' chains. Shared by diff and attach.
 
+import { allocationText } from './allocation-text.js';
 import type { Diagnosis, Finding } from '../diagnose/diagnose.js';
 import type { Block } from './document.js';
 import { chainLines, foldedChainText } from './chain-lines.js';
@@ -96,7 +97,7 @@ function alsoGrowingLine(f: Finding): string[] {
 function findingBlocks(f: Finding, rank: number, options: DiagnosisReportOptions): Block[] {
   const members = f.members ?? [];
   if (!options.verbose) {
-    const lines = [headLine(f, rank), ...alsoGrowingLine(f)];
+    const lines = [headLine(f, rank), ...alsoGrowingLine(f), ...(f.allocation ? [`   ${allocationText(f.allocation)}`] : [])];
     if (f.chain.length > 0) lines.push(`   chain: ${foldedChainText(f.chain, options.firstMaxId)}`);
     lines.push(`   fix: ${f.action}`);
     return [{ kind: 'lines', lines: lines.map((l) => readablePaths(l)) }];
@@ -105,6 +106,7 @@ function findingBlocks(f: Finding, rank: number, options: DiagnosisReportOptions
     headLine(f, rank),
     ...(members.length ? [membersLine(members)] : []),
     ...(f.alsoHeld?.length ? [heldLine(f.alsoHeld)] : []),
+    ...(f.allocation ? [`   ${allocationText(f.allocation)}`] : []),
   ];
   const blocks: Block[] = [{
     kind: 'lines',

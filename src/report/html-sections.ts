@@ -4,6 +4,7 @@
 // carry redacted names only (src/analysis/redact.ts). Paths in sentences (labels, fixes, evidence, notes)
 // are shown as the text report shows them: relative, `node_modules/<package>/…` (paths.ts).
 
+import { allocationText } from './allocation-text.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import type { ClassRow, DominatorRow } from '../analysis/summarize-snapshot.js';
 import type { Finding, Verdict } from '../diagnose/diagnose.js';
@@ -61,6 +62,7 @@ export function findingCard(f: Finding, index: number, diff: Pick<DiffResult, 'c
   const body = [
     element('h3', {}, `${element('span', { class: 'kind' }, escapeHtml(f.kind))}${index + 1}. ${escapeHtml(f.className)}`),
     element('p', { class: 'rates' }, rates.map((r) => element('span', {}, escapeHtml(r))).join('')),
+    ...(f.allocation ? [element('p', { class: 'allocation' }, `<b>Made:</b> ${prose(allocationText(f.allocation))}`)] : []),
     element('div', { class: 'fix' }, `<b>Fix:</b> ${prose(f.fix)}`),
     evidence,
     also,
