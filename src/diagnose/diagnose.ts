@@ -19,7 +19,7 @@
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import { backlogFindings, drainingWork, throughPendingWork } from './backlog-findings.js';
-import { withAllocations, type FindingAllocation } from './finding-allocation.js';
+import { withAllocations, withSameCauseSites, type FindingAllocation } from './finding-allocation.js';
 import { foldSharedHolders } from './fold-findings.js';
 import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 import { signatureGrowthFindings } from './signature-growth.js';
@@ -171,7 +171,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const classified = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f));
   // Ids tell which hops existed before the series: groups hanging on the same old holder are one cause.
   const firstMaxId = diff.mode === 'ids' ? Math.min(...diff.snapshots.map((s) => s.maxId)) : undefined;
-  const kept = foldSharedHolders(classified.filter((f) => f.kind !== 'backlog'), firstMaxId);
+  const kept = withSameCauseSites(foldSharedHolders(classified.filter((f) => f.kind !== 'backlog'), firstMaxId));
   const held = classified.filter((f) => f.kind === 'backlog');
   const backlog = diff.sameProcess ? [...held, ...backlogFindings(ctx, [...held, ...kept])] : [];
   // Bytes weighed where they live: in the lasting groups, backing stores against JS objects; without

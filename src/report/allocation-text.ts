@@ -14,7 +14,9 @@ function frameText(frame: AllocationFrame): string {
 
 /** `created at …` for the text and Markdown reports; the HTML report shows the same words. */
 export function allocationText(a: FindingAllocation): string {
-  const made = a.holder ? `the ${a.holder.className} holding them created at` : 'created at';
+  const made = a.sameCause
+    ? `the ${a.sameCause.className} sharing their cause created at`
+    : a.holder ? `the ${a.holder.className} holding them created at` : 'created at';
   const share = a.share < 0.995 ? ` (${Math.round(a.share * 100)}% of those traced)` : '';
   return `${made} ${a.frames.map(frameText).join(' → ')}${share}`;
 }
