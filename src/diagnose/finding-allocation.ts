@@ -16,7 +16,7 @@ export interface FindingAllocation {
   /** Of the finding's survivors with a known site, the fraction this site made. */
   readonly share: number;
   /** Set when the site made a holder on the chain rather than the objects: its class and hop (0 = the object). */
-  readonly holder?: { readonly className: string; readonly hop: number };
+  readonly holder?: { readonly className: string; readonly hop: number; readonly owner?: string };
   /** Set when the site is that of the members sharing the finding's cause: the class that was made there. */
   readonly sameCause?: { readonly className: string };
 }
@@ -55,7 +55,8 @@ function withSite(f: Finding, allocation: FindingAllocation): Finding {
   if (!user) return { ...f, allocation };
   const made = allocation.sameCause
     ? `the ${allocation.sameCause.className} that shares their cause is made`
-    : allocation.holder ? `the ${allocation.holder.className} that holds them is made` : 'they are made';
+    : allocation.holder?.owner ? `the ${allocation.holder.owner} whose ${allocation.holder.className} holds them is made`
+      : allocation.holder ? `the ${allocation.holder.className} that holds them is made` : 'they are made';
   const where = `; ${made} in ${frameText(user)}`;
   return { ...f, allocation, fix: `${f.fix}${where}`, action: `${f.action}${where}` };
 }
