@@ -6,15 +6,18 @@
 // Per heap size, in one target (fixtures/heap-size.cjs, which measures its own pauses with a 5 ms timer),
 // the two alternate:
 //   W0 v8.writeHeapSnapshot (warm-up, not counted: the first snapshot of a process faults in its memory),
-//   W1, then `leakhunt attach --snapshots 2`: S1, W2 during its interval, S2; then W3.
+//   W1, then `leakhunt attach --snapshots R` (R = --rounds, default 3): S1, W2 during its interval, S2,
+//   W3, …, SR; then W(R+1).
 // The pause of W is the synchronous call's duration (by the target's clock); the pause of S is the sum of
-// every event-loop gap the target saw from leakhunt's "forced GC" progress line until that snapshot was on
-// disk (gaps placed in our time through the target's clock offset): leakhunt's forced GC, the snapshot,
-// and whatever else in that window (on a loaded machine, timer jitter too: it counts against leakhunt).
-// Ratio: median(S) / median(W). The method leakhunt used is read from each snapshot's JSON.
+// every event-loop gap the target saw from 100 ms before leakhunt's first progress line for that snapshot
+// until it was on disk (gaps placed in our time through the target's clock offset): the counter and
+// memory reads, the snapshot, and whatever else in that window (on a loaded machine, timer jitter too:
+// it counts against leakhunt). Ratios: median(S) / median(W), and the median of each S over the mean of
+// the two W beside it (the machine's load drifts over minutes; neighbours share it). The method leakhunt
+// used is read from each snapshot's JSON.
 // leakhunt's RSS: every process of the run summed (scripts/process-tree-rss.js), sampled every 50 ms until
 // the second snapshot is on disk; then the run is stopped with SIGINT (its analysis is not the capture).
-//   node scripts/bench-attach.js [--sizes 70,300] [--node /path/to/node]   (the target and leakhunt's node)
+//   node scripts/bench-attach.js [--sizes 70,300] [--rounds 3] [--node /path/to/node]   (the target and leakhunt's node)
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -25,8 +28,9 @@ import { sampleTreeRss } from './process-tree-rss.js';
 const ROOT = new URL('..', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin', 'leakhunt.js');
 const FIXTURE = join(ROOT, 'fixtures', 'heap-size.cjs');
-const { values: opts } = parseArgs({ options: { sizes: { type: 'string', default: '70,300' }, node: { type: 'string', default: process.execPath } } });
+const { values: opts } = parseArgs({ options: { sizes: { type: 'string', default: '70,300' }, rounds: { type: 'string', default: '3' }, node: { type: 'string', default: process.execPath } } });
 const sizes = opts.sizes.split(',').map(Number);
+const rounds = Math.max(2, Number(opts.rounds));
 const log = (line) => process.stderr.write(`bench:attach: ${line}\n`);
 const mib = (bytes) => bytes / 2 ** 20;
 const median = (xs) => {
@@ -86,12 +90,12 @@ async function clockOffset(target) {
 }
 
 /**
- * `leakhunt attach --snapshots 2`, with `onSnapshot(n, window)` once snapshot n is on disk; `window` is when
- * it ran by our clock, from its "forced GC" progress line to its "→" line. Memory samples are taken once an
+ * `leakhunt attach --snapshots <rounds>`, with `onSnapshot(n, window)` once snapshot n is on disk; `window` is
+ * when it ran by our clock, from its first progress line to its "→" line. Memory samples are taken once an
  * hour, i.e. never during the run: a sample is an evaluate, which would wait for W2 in the interval.
  */
 async function leakhuntAttach(pid, outDir, intervalS, onSnapshot) {
-  const cli = spawn(opts.node, [BIN, 'attach', String(pid), '--snapshots', '2', '--interval', `${intervalS}s`, '--sample-every', '3600s', '--out', outDir, '--progress', '--json'], {
+  const cli = spawn(opts.node, [BIN, 'attach', String(pid), '--snapshots', String(rounds), '--interval', `${intervalS}s`, '--sample-every', '3600s', '--out', outDir, '--progress', '--verbose', '--json'], {
     env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   const rss = sampleTreeRss(cli.pid);
@@ -104,13 +108,13 @@ async function leakhuntAttach(pid, outDir, intervalS, onSnapshot) {
     cli.stderr.setEncoding('utf8').on('data', (d) => {
       const now = Date.now();
       stderr += d;
-      for (const m of stderr.matchAll(/snapshot (\d) of 2: forced GC/g)) startedAt[m[1]] ??= now;
-      const done = (stderr.match(/snapshot \d of 2: [^\n]* → /g) ?? []).length;
+      for (const m of stderr.matchAll(/snapshot (\d+) of \d+: (?:generating|writing)/g)) startedAt[m[1]] ??= now;
+      const done = (stderr.match(/snapshot \d+ of \d+: [^\n]* → /g) ?? []).length;
       while (seen < done) {
         const n = ++seen;
         const window = { fromMs: startedAt[n] ?? now, toMs: now };
         chain = chain.then(() => onSnapshot(n, window));
-        if (n === 2) chain.then(resolve);
+        if (n === rounds) chain.then(resolve);
       }
     });
     exited.then(resolve);
@@ -143,29 +147,29 @@ for (const sizeMiB of sizes) {
     const offset = await clockOffset(target);
     const out = join(dir, 'capture');
     const interval = Math.ceil((1.5 * w1.ms) / 1000) + 20; // room for W2 between S1 and S2
-    log(`  leakhunt attach --snapshots 2 --interval ${interval}s`);
+    log(`  leakhunt attach --snapshots ${rounds} --interval ${interval}s`);
     const s = [];
-    let w2;
+    const w = [w1];
     const lh = await leakhuntAttach(target.pid, out, interval, async (n, window) => {
-      // Every gap the target saw from leakhunt's forced GC to the snapshot on disk (by the target's clock,
-      // placed in ours; 100 ms of slack before the GC line), nothing of the interval before it.
+      // Every gap the target saw from leakhunt's first line for the snapshot to its file on disk (by the
+      // target's clock, placed in ours; 100 ms of slack before that line), nothing of the interval before it.
       const from = window.fromMs + offset - 100, to = window.toMs + offset;
       const gaps = (await target.ask('pauses')).pauses.filter((g) => g.atMs >= from && g.atMs <= to);
       s.push(sumGaps(gaps));
       log(`  S${n}: the target was paused ${s[n - 1]} ms (gaps over 20 ms: ${gaps.map((g) => g.ms).join(', ')} ms; window ${((window.toMs - window.fromMs) / 1000).toFixed(1)} s)`);
-      if (n === 1) w2 = await write('w2.heapsnapshot');
+      if (n < rounds) w.push(await write(`w${n + 1}.heapsnapshot`));
     });
-    if (lh.seen < 2) throw new Error(`leakhunt did not take two snapshots:\n${lh.stderr}`);
+    if (lh.seen < rounds) throw new Error(`leakhunt took ${lh.seen} of ${rounds} snapshots:\n${lh.stderr}`);
     const after = (await target.ask('memory')).memory;
     log(`  leakhunt: RSS of its processes ${(lh.peakKiB / 1024).toFixed(0)} MiB (${lh.maxProcesses} process(es))`);
-    const metas = ['1', '2'].map((n) => JSON.parse(readFileSync(join(out, `${target.pid}-${n}.json`), 'utf8')));
+    const metas = s.map((_, i) => JSON.parse(readFileSync(join(out, `${target.pid}-${i + 1}.json`), 'utf8')));
     const nodes = nodeCountOf(join(out, `${target.pid}-1.heapsnapshot`));
-    const w3 = await write('w3.heapsnapshot');
+    w.push(await write(`w${rounds + 1}.heapsnapshot`));
     rows.push({
       sizeMiB, heapUsed: target.ready.memory.heapUsed, nodes, rssStart, rssAfterWarmup: w0.memory.vmRss,
-      v8Ms: [w1.ms, w2.ms, w3.ms], leakhuntMs: s, methods: metas.map((m) => m.method), predictedPauseS: lh.predictedPauseS,
+      v8Ms: w.map((x) => x.ms), leakhuntMs: s, methods: metas.map((m) => m.method), predictedPauseS: lh.predictedPauseS,
       leakhuntRssKiB: lh.peakKiB, leakhuntProcesses: lh.maxProcesses,
-      fileBytes: Math.max(...metas.map((m) => m.bytes)), rssAroundLeakhunt: [before.vmRss, after.vmRss], rssEnd: w3.memory.vmRss,
+      fileBytes: Math.max(...metas.map((m) => m.bytes)), rssAroundLeakhunt: [before.vmRss, after.vmRss], rssEnd: w[w.length - 1].memory.vmRss,
     });
   } finally {
     target.stop();
@@ -176,12 +180,13 @@ for (const sizeMiB of sizes) {
 const version = spawnSync(opts.node, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim();
 const secs = (xs) => xs.map((m) => (m / 1000).toFixed(1)).join(', ');
 console.log(`leakhunt attach vs v8.writeHeapSnapshot(), Node ${version}, ${new Date().toISOString().slice(0, 10)}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-console.log('| heap | heap nodes | V8 writeHeapSnapshot pause (W1, W2, W3) | leakhunt pause (S1, S2) | method | ratio (medians) | predicted | leakhunt capture RSS (processes) | snapshot file | target RSS: start → after warm-up → end |');
-console.log('|---|---:|---|---|---|---:|---:|---:|---:|---|');
+console.log('| heap | heap nodes | V8 writeHeapSnapshot pause (W1 … ) | leakhunt pause (S1 … ) | method | ratio of medians | median of S / its neighbours\' W | predicted | leakhunt capture RSS (processes) | snapshot file | target RSS: start → after warm-up → end |');
+console.log('|---|---:|---|---|---|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
   const ratio = median(r.leakhuntMs) / median(r.v8Ms);
+  const paired = median(r.leakhuntMs.map((ms, i) => ms / ((r.v8Ms[i] + r.v8Ms[i + 1]) / 2)));
   console.log(`| ${mib(r.heapUsed).toFixed(0)} MiB | ${r.nodes.toLocaleString('en')} | ${secs(r.v8Ms)} s | ${secs(r.leakhuntMs)} s | ${[...new Set(r.methods)].join(', ')} | ` +
-    `${ratio.toFixed(2)} | ${r.predictedPauseS ?? '?'} s | ${(r.leakhuntRssKiB / 1024).toFixed(0)} MiB (${r.leakhuntProcesses}) | ${mib(r.fileBytes).toFixed(0)} MiB | ` +
+    `${ratio.toFixed(2)} | ${paired.toFixed(2)} | ${r.predictedPauseS ?? '?'} s | ${(r.leakhuntRssKiB / 1024).toFixed(0)} MiB (${r.leakhuntProcesses}) | ${mib(r.fileBytes).toFixed(0)} MiB | ` +
     `${mib(r.rssStart).toFixed(0)} → ${mib(r.rssAfterWarmup).toFixed(0)} → ${mib(r.rssEnd).toFixed(0)} MiB |`);
 }
 console.log(`\n${JSON.stringify(rows)}`);

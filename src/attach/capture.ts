@@ -1,11 +1,12 @@
-// Capturing a series from an open session: memory samples all along, and N heap snapshots, each after a
-// forced GC, each into `<out>/<stem>-<n>.heapsnapshot` with its JSON beside it: written by the target
+// Capturing a series from an open session: memory samples all along, and N heap snapshots, each into `<out>/<stem>-<n>.heapsnapshot` with its JSON beside it: written by the target
 // itself when it can write where we read (a local process, same root, mount namespace and uid:
 // target-write.ts; it pauses the target about as long as V8's own writeHeapSnapshot), else streamed over
 // the inspector; the JSON's `method` says which, and `streamedBecause` why not the first. Between two
 // snapshots the target runs for the interval, counted from the END of the previous snapshot, or, with a
-// counter and `every`, until the counter advanced that far (see wait-next.ts). The counter is read after
-// each snapshot's forced GC, just before the snapshot, and recorded with it. Stopping (an aborted signal) removes the snapshot in
+// counter and `every`, until the counter advanced that far (see wait-next.ts). The counter is read just
+// before each snapshot and recorded with it. No GC is forced first: V8 collects garbage itself at the
+// start of every snapshot (docs/attach-pause.md), so a forced GC only lengthened the pause (1–3 s of a
+// 300 MiB heap's) and the snapshot holds the same live objects without it. Stopping (an aborted signal) removes the snapshot in
 // progress; a target that exits mid-capture ends the series with what was captured. Progress and warnings
 // go out through callbacks only; the caller detaches the session (in a finally) whatever happens here.
 
@@ -20,7 +21,7 @@ import { processFieldsOf, SnapshotFileWriter, writePrivateJson } from './snapsho
 import { targetWriteRefusal, type SnapshotMethod } from './target-write.js';
 import { waitForNext, type WaitProgress } from './wait-next.js';
 
-export type SnapshotPhase = 'gc' | 'generating' | 'writing';
+export type SnapshotPhase = 'generating' | 'writing';
 
 export interface SnapshotEvents {
   /** `done`/`total` while generating (V8's progress), `bytes` written while writing. */
@@ -43,13 +44,15 @@ export interface CapturedSnapshot {
   readonly metaFile: string;
   /** ISO time the snapshot was asked for. */
   readonly takenAt: string;
-  /** GC plus generation plus transfer: about how long the target was paused. */
+  /** Generation (V8's own GC first) plus transfer: about how long the target was paused. */
   readonly durationMs: number;
   readonly bytes: number;
-  /** After the forced GC, just before the snapshot. */
+  /** Just after the snapshot, whose own GC ran first: the heap as the snapshot holds it. */
   readonly memoryUsage?: MemoryUsage;
-  /** The counter (`--counter`), read between the forced GC and the snapshot; absent when it could not be read. */
+  /** The counter (`--counter`), read just before the snapshot; absent when it could not be read. */
   readonly counter?: number;
+  /** The target's RSS (/proc VmRSS) just before the snapshot; absent without a local pid. */
+  readonly rssBeforeBytes?: number;
   /** The target's RSS (/proc VmRSS) once the snapshot was sent; absent without a local pid. */
   readonly rssAfterBytes?: number;
   /** Written by the target itself (v8.writeHeapSnapshot), or streamed over the inspector protocol. */
@@ -102,6 +105,8 @@ export interface CaptureOptions {
   readonly sampleEveryMs: number;
   readonly signal?: AbortSignal;
   readonly events?: CaptureEvents;
+  /** Awaited once the first snapshot is on disk, before the wait for the next (attach --trace-allocations). */
+  readonly afterFirst?: () => Promise<void>;
 }
 
 /** How long a process whose inspector connection dropped gets to show that it exited. */
@@ -150,22 +155,19 @@ export async function captureSnapshot(
   signal?.addEventListener('abort', onAbort, { once: true });
   const takenAt = new Date();
   const started = Date.now();
-  let memoryUsage: MemoryUsage | undefined;
   let counter: number | undefined;
+  let rssBeforeBytes: number | undefined;
   let lastReport = 0;
   try {
-    events.onPhase?.(index, 'gc', {});
-    await session.collectGarbage();
+    // Read just before the snapshot, which freezes the target at once (an evaluate runs at the target's
+    // next interrupt, even inside a busy loop): the counter is the work the snapshot holds.
+    await session.checkAnswers();
+    counter = await readCounterValue?.();
     if (signal?.aborted) {
-      writer.discard(); // stopped during the GC: do not pause the target again for nothing
+      writer.discard();
       return undefined;
     }
-    // After the forced GC, not before it: V8 runs that GC as a task of the target's own loop, so the
-    // target goes on working until it runs (B under load: 7–20 more turns during a 1–1.4 s GC), while
-    // the snapshot itself freezes it at once (the counter read after it was always the same, measured
-    // on Node 20). Read here, the counter is the work the snapshot holds.
-    counter = await readCounterValue?.();
-    memoryUsage = await session.memoryUsage().catch(() => undefined);
+    rssBeforeBytes = rssOf(localPid);
     if (method === 'target-wrote' && localPid !== undefined) {
       events.onPhase?.(index, 'generating', {});
       const outcome = await writeSnapshotInTarget(session, writer, localPid, (bytes) => {
@@ -209,6 +211,7 @@ export async function captureSnapshot(
     return undefined;
   }
   const rssAfterBytes = rssOf(localPid);
+  const memoryUsage = await session.memoryUsage().catch(() => undefined);
   events.onPhase?.(index, 'writing', { bytes: writer.bytes });
   writer.commit();
   const metaFile = metaPathOf(path);
@@ -221,6 +224,7 @@ export async function captureSnapshot(
     bytes: writer.bytes,
     ...(memoryUsage ? { memoryUsage } : {}),
     ...(counter === undefined ? {} : { counter }),
+    ...(rssBeforeBytes === undefined ? {} : { rssBeforeBytes }),
     ...(rssAfterBytes === undefined ? {} : { rssAfterBytes }),
     method,
     ...(method === 'streamed' && streamedBecause !== undefined ? { streamedBecause } : {}),
@@ -294,6 +298,15 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
       if (!snapshot) break; // stopped
       snapshots.push(snapshot);
       events.onSnapshot?.(snapshot);
+      if (index === 1 && options.afterFirst) {
+        try {
+          await options.afterFirst();
+        } catch (err) {
+          if (!(err instanceof ConnectionClosedError)) throw err;
+          targetExited = true;
+          break;
+        }
+      }
     }
   } finally {
     await sampler.stop();

@@ -1,5 +1,5 @@
 // One CDP session with the target: who it is (`process.pid`, checked against the pid we meant, so a
-// stranger on 9229 is never trusted), `process.memoryUsage()`, a forced GC, a heap snapshot streamed to
+// stranger on 9229 is never trusted), `process.memoryUsage()`, a heap snapshot streamed to
 // a sink chunk by chunk, and the detach that leaves the target as it was found: an inspector we opened
 // is closed with a deferred `process._debugEnd()` and the port is checked until it no longer listens.
 //
@@ -8,8 +8,8 @@
 //
 // A target that wants to exit is let go at once. A process that exits with a debugger attached waits
 // in its exit for that debugger to disconnect ("Waiting for the debugger to disconnect..."), and a
-// forced GC asked for just before never answers (V8 runs it as a task of the loop that has stopped):
-// both processes would wait for each other for good. So the session watches for the signs of an exit
+// command asked for just before may never be answered (a forced GC, which V8 runs as a task of the loop
+// that has stopped, never was: leakhunt no longer forces one): both processes would wait for each other. So the session watches for the signs of an exit
 // (exit-watch.ts) and drops the connection at once, which fails every command in flight and lets the
 // target's exit go on; `Inspector.detached` drops it too. Every command has a deadline besides.
 //
@@ -95,8 +95,9 @@ const PORT_CLOSE_WAIT_MS = 3000;
 const TARGET_CLOSE_WAIT_MS = 3000;
 const GIB = 1024 ** 3;
 /**
- * A forced GC has no progress events: its deadline scales with the heap (a full GC of a 1 GiB heap
- * takes seconds; 30 s a GiB leaves a wide margin), and is never under 30 s.
+ * A command that runs a full GC in the target (starting allocation tracking, precise coverage) sends no
+ * progress: its deadline scales with the heap (a full GC of a 1 GiB heap takes seconds; 30 s a GiB
+ * leaves a wide margin), and is never under 30 s.
  */
 export function gcDeadlineMs(heapBytes: number): number {
   return Math.max(30_000, Math.ceil((heapBytes / GIB) * 30_000));
@@ -192,6 +193,15 @@ export class TargetSession {
     this.#conn.onClose(() => listener());
   }
 
+  /**
+   * One round trip under the short deadline (--connect-timeout): asked before each snapshot, so a target
+   * that stopped answering (SIGSTOP, a hung loop) is found then, with its /proc state, not after the
+   * snapshot's much longer stall deadline.
+   */
+  async checkAnswers(): Promise<void> {
+    await this.#send('Runtime.evaluate', { expression: '0', returnByValue: true, silent: true }, this.#options.timeoutMs);
+  }
+
   async memoryUsage(timeoutMs = this.#options.timeoutMs): Promise<MemoryUsage> {
     const usage = (await evaluate(this.#conn, MEMORY_EXPRESSION, timeoutMs)) as MemoryUsage;
     this.#heapBytes = Math.max(this.#heapBytes, usage.heapTotal ?? 0);
@@ -243,17 +253,6 @@ export class TargetSession {
     }
   }
 
-  /** A full, forced GC (`HeapProfiler.collectGarbage`); the target is paused while it runs. */
-  async collectGarbage(): Promise<void> {
-    this.#busy = true;
-    try {
-      await this.#send('HeapProfiler.enable', {}, this.#options.timeoutMs);
-      await this.#send('HeapProfiler.collectGarbage', {}, gcDeadlineMs(this.#heapBytes));
-    } finally {
-      this.#busy = false;
-    }
-  }
-
   /** A heap snapshot streamed to `sink` chunk by chunk; the target is paused until the last chunk. */
   async takeHeapSnapshot(sink: (chunk: string) => void, onProgress: (done: number, total: number) => void): Promise<void> {
     this.#busy = true;
@@ -278,6 +277,37 @@ export class TargetSession {
       this.#conn.on('HeapProfiler.reportHeapSnapshotProgress', undefined);
       this.#busy = false;
     }
+  }
+
+  /**
+   * Allocation tracking on (allocation-tracking.ts): V8 records the stack of every allocation from now
+   * on, and the snapshots taken meanwhile carry it. Starting runs a full GC (V8 updates its object ids).
+   */
+  async startAllocationTracking(discardCompiledCode: boolean): Promise<void> {
+    this.#busy = true;
+    try {
+      await this.#send('HeapProfiler.enable', {}, this.#options.timeoutMs);
+      await this.#send('HeapProfiler.startTrackingHeapObjects', { trackAllocations: true }, gcDeadlineMs(this.#heapBytes));
+      if (discardCompiledCode) {
+        // Precise coverage on and off again discards every function's compiled code (V8 deoptimizes all
+        // to count calls); what is compiled again now is compiled with tracking on (allocation-tracking.ts).
+        await this.#send('Profiler.enable', {}, this.#options.timeoutMs);
+        await this.#send('Profiler.startPreciseCoverage', { callCount: false, detailed: false }, gcDeadlineMs(this.#heapBytes));
+        await this.#send('Profiler.stopPreciseCoverage', {}, this.#options.timeoutMs);
+        await this.#send('Profiler.disable', {}, this.#options.timeoutMs);
+      }
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /**
+   * Allocation tracking off, without a heap snapshot: `HeapProfiler.disable` (stopTrackingHeapObjects
+   * would take and stream a whole snapshot first, pausing the target again; measured in
+   * docs/allocation-sites.md). What it also forgets (V8's id map) the end of the session forgets anyway.
+   */
+  async stopAllocationTracking(): Promise<void> {
+    await this.#send('HeapProfiler.disable', {}, this.#options.timeoutMs);
   }
 
   /**

@@ -81,10 +81,10 @@ function cliTable(table: TableInput, chalk: ChalkInstance): string {
   return drawn.toString();
 }
 
-/** The document's lines, blocks separated by an empty line, none wider than `width` columns. */
+/** The document's lines, blocks separated by an empty line (a heading sits on its block), none wider than `width` columns. */
 export function* terminalLines(doc: ReportDocument, chalk: ChalkInstance, width = 100): Generator<string> {
   for (let i = 0; i < doc.length; i++) {
-    if (i > 0) yield '';
+    if (i > 0 && doc[i - 1]!.kind !== 'heading') yield '';
     let any = false;
     for (const line of blockLines(doc[i]!, chalk, width)) {
       any = true;

@@ -5,7 +5,7 @@
 
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import type { Finding } from './diagnose.js';
-import { backlogFix, pendingQueueOf } from './fixes.js';
+import { backlogFix, fixFields, pendingQueueOf } from './fixes.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { drainedAfterPeak, type Significance } from './growth-model.js';
 import { rates, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
@@ -75,7 +75,7 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
       ...rates(Math.max(0, row.countDelta), input, n - 1),
       retainedSize: Math.max(...row.retainedSizes),
       chain: group?.chain ?? [],
-      fix: backlogFix(group?.chain ?? [], row.name, checkpointRunsPileUp(input.diff)),
+      ...fixFields(backlogFix(group?.chain ?? [], row.name, checkpointRunsPileUp(input.diff))),
       evidence: [
         `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: pending work, not kept objects`,
         drainText(drained),
@@ -136,7 +136,7 @@ export function throughPendingWork(diff: DiffResult, f: Finding): Finding {
   return {
     ...f,
     kind: 'backlog',
-    fix: backlogFix(f.chain, f.className, checkpointRunsPileUp(diff)),
+    ...fixFields(backlogFix(f.chain, f.className, checkpointRunsPileUp(diff))),
     evidence: [
       at === 0
         ? `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}: pending operations waiting${queue ? ` in ${queue}` : ''}, each released when it completes; ${done} of them completed between snapshots, so the work moves but arrives faster than it completes`

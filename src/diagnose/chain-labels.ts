@@ -105,7 +105,8 @@ function storeLabels(analysis: HeapAnalysis, chain: Chain, m: StoreMatch, labels
   labels[m.resource] = {
     kind: 'async-resource',
     text: `${kind} created inside an AsyncLocalStorage context: it keeps that request's store alive as long as it lives${timer ? ` (${timer})` : ''}`,
-    short: `captured the store${timer ? `; ${timer}` : ''}`,
+    // Folded chains name the hop and what it did; what the timer runs is in the full chain (`text`).
+    short: 'captured the store',
   };
 }
 

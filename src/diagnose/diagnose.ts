@@ -19,6 +19,7 @@
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import { backlogFindings, drainingWork, throughPendingWork } from './backlog-findings.js';
+import { withAllocations, withSameCauseSites, type FindingAllocation } from './finding-allocation.js';
 import { foldSharedHolders } from './fold-findings.js';
 import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 import { signatureGrowthFindings } from './signature-growth.js';
@@ -39,7 +40,10 @@ export interface Finding {
   readonly perUnit?: number;
   readonly retainedSize: number;
   readonly chain: readonly ChainHop[];
+  /** Why the objects stay and what to change, in one sentence (`why: action`). */
   readonly fix: string;
+  /** What to change, alone (the text shows this without --verbose). */
+  readonly action: string;
   readonly evidence: readonly string[];
   /** Other survivor groups held through this finding's objects. */
   readonly alsoHeld?: readonly string[];
@@ -54,6 +58,8 @@ export interface Finding {
    * finding; each member is kept whole.
    */
   readonly members?: readonly Finding[];
+  /** Where its objects (or the holder that keeps them) were made: snapshots taken while allocations were tracked. */
+  readonly allocation?: FindingAllocation;
 }
 
 /** The figures the rules were measured against (docs/diagnosis-model.md). */
@@ -162,10 +168,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const growth = diff.mode === 'signatures'
     ? signatureGrowthFindings(diff, { work, significance: sig, ...(input.elapsedMs ? { elapsedMs: input.elapsedMs } : {}), ...(input.unitCount ? { unitCount: input.unitCount } : {}) })
     : diff.sameProcess ? growthFindings(ctx) : [];
-  const classified = growth.map((f) => throughPendingWork(diff, f));
+  const classified = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f));
   // Ids tell which hops existed before the series: groups hanging on the same old holder are one cause.
   const firstMaxId = diff.mode === 'ids' ? Math.min(...diff.snapshots.map((s) => s.maxId)) : undefined;
-  const kept = foldSharedHolders(classified.filter((f) => f.kind !== 'backlog'), firstMaxId);
+  const kept = withSameCauseSites(foldSharedHolders(classified.filter((f) => f.kind !== 'backlog'), firstMaxId));
   const held = classified.filter((f) => f.kind === 'backlog');
   const backlog = diff.sameProcess ? [...held, ...backlogFindings(ctx, [...held, ...kept])] : [];
   // Bytes weighed where they live: in the lasting groups, backing stores against JS objects; without

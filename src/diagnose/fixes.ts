@@ -5,6 +5,21 @@
 import type { ChainHop } from '../analysis/chain-description.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 
+/** A fix in two parts: why the objects stay (what the chain shows) and what to change. */
+export interface Fix {
+  readonly why: string;
+  readonly action: string;
+}
+
+/** A finding's fix fields: the whole sentence (`fix`, as JSON has always had it) and the change alone (`action`). */
+export function fixFields(f: Fix): { readonly fix: string; readonly action: string } {
+  return { fix: fixText(f), action: f.action };
+}
+
+export function fixText(f: Fix): string {
+  return `${f.why}: ${f.action}`;
+}
+
 function holderText(chain: readonly ChainHop[], index: number): string {
   const holder = chain[index];
   const edge = chain[index - 1]?.edge;
@@ -15,7 +30,7 @@ function holderText(chain: readonly ChainHop[], index: number): string {
 /** Network clients and their long-lived internals: a store captured under one of these is a client's. */
 const CLIENT_INTERNALS = /Channel|Subchannel|Client|Http2Session|Socket|Agent|Pool|Connection/;
 
-function asyncContextFix(className: string, chain: readonly ChainHop[]): string | undefined {
+function asyncContextFix(className: string, chain: readonly ChainHop[]): Fix | undefined {
   const store = chain.findIndex((h) => h.label?.kind === 'async-context');
   if (store < 0) return undefined;
   const resource = chain.findIndex((h) => h.label?.kind === 'async-resource');
@@ -25,42 +40,51 @@ function asyncContextFix(className: string, chain: readonly ChainHop[]): string 
   // inside the request.
   const library = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(chain[resource]?.label?.text ?? '')?.[1];
   if (library && !owner) {
-    return `a ${library} timer (${what}) started inside a request's AsyncLocalStorage context keeps that request's ${className} alive: create the ${library} client once at process scope (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()) and make its first call there too (its timers start lazily), or close the client at the end of each turn`;
+    return {
+      why: `a ${library} timer (${what}) started inside a request's AsyncLocalStorage context keeps that request's ${className} alive`,
+      action: `create the ${library} client once at process scope (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()) and make its first call there too (its timers start lazily), or close the client at the end of each turn`,
+    };
   }
   if (owner || !/Timeout|Immediate/.test(what)) {
     const internals = owner ? `${owner.node.className} @${owner.node.id} and its ${what}` : what;
-    return `a client's internals (${internals}) created inside a request's AsyncLocalStorage context keep that request's ${className} alive: create the client once at process scope (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()), or close it at the end of each turn`;
+    return {
+      why: `a client's internals (${internals}) created inside a request's AsyncLocalStorage context keep that request's ${className} alive`,
+      action: 'create the client once at process scope (at startup, or inside AsyncLocalStorage.snapshot()/als.exit()), or close it at the end of each turn',
+    };
   }
-  return `a ${what} created inside a request's AsyncLocalStorage context keeps that request's store (and everything it reaches) alive: clear the timer when the request ends, or create it at process scope — at startup, or inside AsyncLocalStorage.snapshot()/als.exit() — so it captures no request context`;
+  return {
+    why: `a ${what} created inside a request's AsyncLocalStorage context keeps that request's store (and everything it reaches) alive`,
+    action: 'clear the timer when the request ends, or create it at process scope — at startup, or inside AsyncLocalStorage.snapshot()/als.exit() — so it captures no request context',
+  };
 }
 
 /** The container nearest to the object decides the fix: the hop that actually accumulates. */
-function containerFix(className: string, chain: readonly ChainHop[], closures = true): { readonly at: number; readonly fix: string } | undefined {
+function containerFix(className: string, chain: readonly ChainHop[], closures = true): { readonly at: number; readonly fix: Fix } | undefined {
   for (let i = 1; i < chain.length; i++) {
     const hop = chain[i]!;
     const held = chain[i - 1]!.edge;
     const name = hop.node.className;
     if (held?.name === 'table' && held.type === 'internal' && /^(Map|Set)/.test(name)) {
       const owner = hop.edge?.name;
-      return { at: i, fix: `${className} entries are added to the ${name} @${hop.node.id}${owner ? ` "${owner}"` : ''} and never deleted: delete them when done, or bound it (LRU / TTL eviction)` };
+      return { at: i, fix: { why: `${className} entries are added to the ${name} @${hop.node.id}${owner ? ` "${owner}"` : ''} and never deleted`, action: 'delete them when done, or bound it (LRU / TTL eviction)' } };
     }
     // Listeners live in an array under the emitter's `_events`: that is the listener case, not an array.
     const underEvents = hop.edge?.name === '_events' || chain[i + 1]?.edge?.name === '_events';
     if (name === 'Array' && held?.type === 'element' && !underEvents) {
       const owner = hop.edge?.name;
-      return { at: i, fix: `${className} objects are pushed into the array${owner ? ` "${owner}"` : ''} (Array @${hop.node.id}) and never removed: remove them when done, or keep one shared instance` };
+      return { at: i, fix: { why: `${className} objects are pushed into the array${owner ? ` "${owner}"` : ''} (Array @${hop.node.id}) and never removed`, action: 'remove them when done, or keep one shared instance' } };
     }
     if (hop.edge?.name === '_events' || held?.name === '_events') {
       const emitter = hop.edge?.name === '_events' ? chain[i + 1] : hop;
-      return { at: i, fix: `a listener is added per request to the EventEmitter ${emitter ? `${emitter.node.className} @${emitter.node.id}` : ''} and never removed: remove it when the request ends (emitter.off/removeListener), or use once()` };
+      return { at: i, fix: { why: `a listener is added per request to the EventEmitter ${emitter ? `${emitter.node.className} @${emitter.node.id}` : ''} and never removed`, action: 'remove it when the request ends (emitter.off/removeListener), or use once()' } };
     }
     // A timer's callback (or its arguments) holding the request's objects: the timer is what is never cleared.
     const timer = chain[i + 1];
     if (closures && timer?.node.className === 'Timeout' && /^(_onTimeout|_timerArgs)$/.test(hop.edge?.name ?? '')) {
-      return { at: i, fix: `a timer (Timeout @${timer.node.id}) started per request keeps ${className} alive through its callback and is never cleared: clearInterval/clearTimeout it when the request ends, or don't start one per request` };
+      return { at: i, fix: { why: `a timer (Timeout @${timer.node.id}) started per request keeps ${className} alive through its callback and is never cleared`, action: 'clearInterval/clearTimeout it when the request ends, or don\'t start one per request' } };
     }
     if (closures && hop.node.type === 'closure') {
-      return { at: i, fix: `a function kept alive by ${holderText(chain, i + 1)} closes over per-request data (${className}): drop the function when the request ends, or don't capture the request's objects` };
+      return { at: i, fix: { why: `a function kept alive by ${holderText(chain, i + 1)} closes over per-request data (${className})`, action: 'drop the function when the request ends, or don\'t capture the request\'s objects' } };
     }
   }
   return undefined;
@@ -79,7 +103,7 @@ function holdsMany(chain: readonly ChainHop[], at: number): boolean {
 /** Resources that end on their own within a turn of the event loop: a store they captured is not what lasts. */
 const SHORT_LIVED_RESOURCES = /^Immediate$/;
 
-export function suggestFix(className: string, chain: readonly ChainHop[]): string {
+export function suggestFix(className: string, chain: readonly ChainHop[]): Fix {
   // An AsyncLocalStorage store explains the chain unless a collection nearer to the object is what
   // accumulates (it holds many of them: the store is then only on the shortest path by chance), or the
   // resource that captured it is short-lived (a pending setImmediate of the turn in flight).
@@ -93,12 +117,12 @@ export function suggestFix(className: string, chain: readonly ChainHop[]): strin
     if (context) return context;
   }
   if (/^(CompiledStateGraph|StateGraph|Pregel)$/.test(className)) {
-    return `${className} objects should be few: compile the graph once at startup and reuse it for every turn instead of compiling per request`;
+    return { why: `${className} objects should be few`, action: 'compile the graph once at startup and reuse it for every turn instead of compiling per request' };
   }
   const container = containerFix(className, chain);
   if (container) return container.fix;
   const holder = chain.length > 1 ? holderText(chain, 1) : 'its holder';
-  return `${className} objects stay reachable through ${holder}: release them when the unit of work ends`;
+  return { why: `${className} objects stay reachable through ${holder}`, action: 'release them when the unit of work ends' };
 }
 
 /**
@@ -126,15 +150,15 @@ export function showsCheckpointChain(chain: readonly ChainHop[]): boolean {
  * chain shows); otherwise the generic backlog advice, naming the queue when the chain shows it (or
  * the class that piles up when there is no chain).
  */
-export function backlogFix(chain: readonly ChainHop[], className?: string, checkpointRunsPileUp = false): string {
+export function backlogFix(chain: readonly ChainHop[], className?: string, checkpointRunsPileUp = false): Fix {
   const at = chain.findIndex((h) => h.label?.kind === 'pending-work');
   const queue = at >= 0 ? pendingQueueOf(chain, at) : undefined;
   const advice = showsCheckpointChain(chain) || checkpointRunsPileUp ? CHECKPOINT_ADVICE : genericAdvice(queue);
   if (at >= 0) {
-    return `pending operations (${chain[at]!.node.className}${queue ? ` in ${queue}` : ''}) arrive faster than they complete, and each keeps its turn's objects alive until it does: ${advice}`;
+    return { why: `pending operations (${chain[at]!.node.className}${queue ? ` in ${queue}` : ''}) arrive faster than they complete, and each keeps its turn's objects alive until it does`, action: advice };
   }
   const name = className ?? chain[0]?.node.className;
-  return `work${name ? ` (${name})` : ''} is queued faster than it completes (pending promises or writes pile up): ${advice}`;
+  return { why: `work${name ? ` (${name})` : ''} is queued faster than it completes (pending promises or writes pile up)`, action: advice };
 }
 
 const CHECKPOINT_ADVICE =

@@ -8,7 +8,7 @@
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import type { DiagnoseInput, Finding } from './diagnose.js';
-import { suggestFix } from './fixes.js';
+import { fixFields, suggestFix } from './fixes.js';
 import { bornPerInterval, growsWithWork, keepsGrowth, type Significance } from './growth-model.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
 
@@ -154,7 +154,7 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
       // The chain through an AsyncLocalStorage store explains the leak best (the holder is the resource
       // that captured it): show that one, with its fix.
       if (!hasAsyncContext(holder.chain) && hasAsyncContext(g.chain)) {
-        const better: Finding = { ...holder, signature: g.signature, chain: g.chain, fix: suggestFix(holder.className, g.chain), evidence: [...holder.evidence, `each holds a ${c.className} through an AsyncLocalStorage store it captured (${count} of them)`] };
+        const better: Finding = { ...holder, signature: g.signature, chain: g.chain, ...fixFields(suggestFix(holder.className, g.chain)), evidence: [...holder.evidence, `each holds a ${c.className} through an AsyncLocalStorage store it captured (${count} of them)`] };
         const held = alsoHeld.get(holder);
         if (held) alsoHeld.set(better, held);
         alsoHeld.delete(holder);
@@ -176,7 +176,7 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
       ...rates(count, input, intervals),
       retainedSize: c.retainedSize,
       chain: g.chain,
-      fix: suggestFix(c.className, g.chain),
+      ...fixFields(suggestFix(c.className, g.chain)),
       evidence: [
         growthEvidence(c.className, count, born, row, c.paths),
         ...(external ? [`${Math.round((100 * c.externalSize) / c.retainedSize)}% of what they retain is ArrayBuffer backing stores (Buffers): memory outside the JS heap`] : []),
@@ -218,7 +218,7 @@ function namedAfterProgram(f: Finding, inner: readonly (Curve & { group: Survivo
     ...(f.perMinute !== undefined ? { perMinute: f.perMinute * (count / Math.max(1, f.count)) } : {}),
     ...(f.perUnit !== undefined ? { perUnit: f.perUnit * (count / Math.max(1, f.count)) } : {}),
     chain: best.group.chain,
-    fix: suggestFix(best.className, best.group.chain),
+    ...fixFields(suggestFix(best.className, best.group.chain)),
     evidence: [
       `${count} ${best.className} born after the first snapshot are still alive, added in every interval (${best.born.join(', ')}), each held through a ${f.className} (${f.count} of them, added in every interval too)`,
       ...f.evidence.slice(1),

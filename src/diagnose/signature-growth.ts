@@ -24,7 +24,7 @@
 
 import type { DiffResult, SignatureGroup } from '../analysis/diff/diff-series.js';
 import type { Finding } from './diagnose.js';
-import { suggestFix } from './fixes.js';
+import { fixFields, suggestFix } from './fixes.js';
 import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
 import { PLUMBING, rates as growthRates, V8_INTERNAL } from './growth-findings.js';
 
@@ -69,7 +69,7 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): F
       ...growthRates(g.countDelta, rates, n - 1),
       retainedSize: g.retainedSize,
       chain: g.chain,
-      fix: suggestFix(g.className, g.chain),
+      ...fixFields(suggestFix(g.className, g.chain)),
       evidence: [
         `${g.countDelta} more ${g.className} alive along one retainer path (${g.counts.join(' → ')})${n >= 3 ? ', more in every interval' : ''}; compared by path, not object by object (the object ids of these snapshots do not line up)`,
       ],

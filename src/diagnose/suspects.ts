@@ -16,7 +16,7 @@ import { chainSignature, hopName } from '../analysis/path-signatures.js';
 import { RetainerPaths } from '../analysis/retainer-paths.js';
 import { unionRetainedByGroup } from '../analysis/group-retained.js';
 import type { Finding } from './diagnose.js';
-import { suggestFix } from './fixes.js';
+import { fixFields, suggestFix } from './fixes.js';
 import { ASYNC_CONTEXT_EDGES, FRAMEWORK_OBJECTS } from './recognisers.js';
 
 /** Fewer than this many captured stores or duplicated singletons is what a healthy process has at a moment. */
@@ -90,7 +90,7 @@ export function findSuspects(
       perInterval: 0,
       retainedSize: unionRetained(analysis, reachable),
       chain,
-      fix: suggestFix(storeClass, chain),
+      ...fixFields(suggestFix(storeClass, chain)),
       evidence: [`suspected from one snapshot: ${reachable.length} AsyncLocalStorage stores (${storeClass}) are kept alive by ${holderClass === ASYNC_CONTEXT_EDGES.frameClass ? 'async context frames' : `${holderClass} objects`} that captured them`],
     });
   }
@@ -117,7 +117,7 @@ export function findSuspects(
         perInterval: 0,
         retainedSize: unionRetained(analysis, members),
         chain,
-        fix: suggestFix(row.name, chain),
+        ...fixFields(suggestFix(row.name, chain)),
         evidence: [`suspected from one snapshot: ${members.length} ${row.name} alive — a ${few.text} a process needs only a few of`],
       });
     }

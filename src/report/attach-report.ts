@@ -38,6 +38,8 @@ export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
     readonly unitCount?: { readonly count: number; readonly source: 'unit-count' | 'counter' };
     readonly sampleEveryMs: number;
     readonly endedBy: CaptureEnd;
+    /** attach --trace-allocations: how long starting it paused the target, and that it was turned off. */
+    readonly allocationTracking?: { readonly startPauseMs: number; readonly stopped: boolean };
     readonly inspector: { readonly host: string; readonly port: number; readonly how: InspectorEndpoint['how'] } & DetachReport;
   };
   readonly verdict: Verdict;
@@ -73,12 +75,13 @@ export function planLines(p: Preflight, work: string, verbose = true): string[] 
       ? `REFUSED: ${p.signal.refusal}`
       : `SIGUSR1 is caught: send it, find the port pid ${p.pid} itself opens (${f.port === 0 ? 'a random port' : `${f.host}:${f.port} expected`}), check process.pid, close it when done`;
   if (!verbose) {
+    // Two lines: what the target is and what is done to it; the memory it has left is judged once the
+    // heap is known (connectedLines: "headroom ok", or the whole plan when it is not).
     const what = p.isNode ? `node, uid ${p.uid.target}` : 'NOT node';
     const how = f.inspectAtStart ? `its --inspect inspector (${f.host}:${f.port}), left open` : p.signal.refusal ? `REFUSED: ${p.signal.refusal}` : 'SIGUSR1 opens its inspector, closed when done';
     return [
       `plan for pid ${p.pid} (${what}): ${how}`,
       `  work       ${readablePaths(work)}`,
-      `  memory     ${memoryText(p)}`,
       ...p.refusals.map((r) => `  REFUSED    ${r}`),
     ];
   }
@@ -103,11 +106,9 @@ export function connectionLine(endpoint: InspectorEndpoint, info: TargetInfo): s
 
 export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, estimate: SnapshotEstimate, headroom: HeadroomCheck, verbose = true): string[] {
   if (!verbose) {
-    const ok = headroom.headroomBytes === undefined ? 'headroom unknown' : headroom.ok ? 'headroom ok' : 'NOT ENOUGH headroom';
-    return [
-      connectionLine(endpoint, info),
-      `  heap       ${formatBytes(estimate.heapUsedBytes)} used: ~${seconds(estimate.pauseMs)} paused and up to ~${formatBytes(estimate.nativeBytes)} native per snapshot; ${ok}`,
-    ];
+    // One line: where, the pause each snapshot costs and whether the memory is there for it.
+    const ok = headroom.headroomBytes === undefined ? 'headroom unknown' : headroom.ok ? `headroom ok (${formatBytes(headroom.headroomBytes)} free)` : 'NOT ENOUGH headroom';
+    return [`  connected  ${endpoint.host}:${endpoint.port}; heap ${formatBytes(estimate.heapUsedBytes)}: ~${seconds(estimate.pauseMs)} paused per snapshot; ${ok}`];
   }
   const room = headroom.headroomBytes === undefined
     ? `unknown (no cgroup limit or MemAvailable readable) against ~${formatBytes(headroom.neededBytes)} needed`
@@ -115,20 +116,20 @@ export function connectedLines(endpoint: InspectorEndpoint, info: TargetInfo, es
   return [
     connectionLine(endpoint, info),
     `  heap       ${formatBytes(estimate.heapUsedBytes)} used → ~${formatCount(estimate.heapNodes)} heap nodes (an estimate: ~${estimate.bytesPerNode} bytes a node)`,
-    `  pause      ~${seconds(estimate.pauseMs)} frozen per snapshot (${seconds(estimate.pauseRangeMs[0])}–${seconds(estimate.pauseRangeMs[1])}: ~${estimate.pauseUsPerNode} µs a node, more on a busy machine and for the first snapshot), after a forced GC`,
+    `  pause      ~${seconds(estimate.pauseMs)} frozen per snapshot (${seconds(estimate.pauseRangeMs[0])}–${seconds(estimate.pauseRangeMs[1])}: ~${estimate.pauseUsPerNode} µs a node, more on a busy machine and for the first snapshot)`,
     `  cost       up to ~${formatBytes(estimate.nativeBytes)} native memory in the target while taking one, ~${formatBytes(estimate.keptBytes)} of it kept resident after the first (not added again by later snapshots); ~${formatBytes(estimate.fileBytes)} on disk a snapshot`,
     `  headroom   ${room}`,
   ];
 }
 
 /**
- * After each snapshot, what it cost beside what the plan predicted: the pause (forced GC, generation and
- * transfer), the target's RSS before the snapshot (after the GC) and once it was sent, the file's size,
+ * After each snapshot, what it cost beside what the plan predicted: the pause (generation, V8's own GC
+ * first, and transfer), the target's RSS just before the snapshot and once it was sent, the file's size,
  * and how it was taken (written by the target, or streamed and why).
  */
 export function measuredLine(s: CapturedSnapshot, estimate?: SnapshotEstimate): string {
   const parts = [`paused ${seconds(s.durationMs)}${estimate ? ` (predicted ~${seconds(estimate.pauseMs)})` : ''}`];
-  const before = s.memoryUsage?.rss;
+  const before = s.rssBeforeBytes;
   if (before !== undefined && s.rssAfterBytes !== undefined) {
     const predicted = estimate ? `; predicted up to +${formatBytes(estimate.nativeBytes)}` : '';
     parts.push(`target RSS ${formatBytes(before)} → ${formatBytes(s.rssAfterBytes)} (${formatBytesDelta(s.rssAfterBytes - before)}${predicted})`);
@@ -209,7 +210,7 @@ export function timelineLines(samples: readonly MemorySample[], fields: readonly
 function paceText(c: AttachOutput['capture']): string {
   const every = c.counter?.every;
   if (every !== undefined) {
-    return `one each time the counter advanced ${formatCount(every)}${c.intervalMs === undefined ? '' : ` (or after ${seconds(c.intervalMs)})`}`;
+    return `${formatCount(every)} counter units apart${c.intervalMs === undefined ? '' : ` (at most ${seconds(c.intervalMs)})`}`;
   }
   return `${seconds(c.intervalMs ?? 0)} of running time between them`;
 }
@@ -240,7 +241,8 @@ export function buildAttachDocument(out: AttachOutput, options: { top: number; g
     ['target', `pid ${out.target.pid}, node ${out.target.nodeVersion}; inspector ${c.inspector.host}:${c.inspector.port} ${how}, ${left}`],
     ['capture', readablePaths(`${c.taken} of ${c.requested} snapshots, ${paceText(c)}, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`)],
     ...(counter === undefined ? [] : [['counter', counter] as const]),
-    ['paused', `${pauses} (GC + snapshot, each); ${rss}`],
+    // Each pause is the snapshot alone (V8 collects garbage first; leakhunt forces no GC: docs/attach-pause.md).
+    ['paused', `${pauses}; ${rss}`],
   ];
   const timeline: Block = { kind: 'code', lines: [`Memory timeline (${out.samples.length} samples over ${seconds(span)})`, ...timelineLines(out.samples)] };
   // The answer first (the verdict and findings that open the diff document), then how it was captured:

@@ -6,6 +6,7 @@
 
 import type { ChainHop } from '../analysis/chain-description.js';
 import { formatBytes } from './format.js';
+import { briefPaths } from './paths.js';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
@@ -99,7 +100,7 @@ export function foldedChainText(chain: readonly ChainHop[], firstMaxId?: number)
     const held = i > 0 ? chain[i - 1]!.edge : null;
     const via = held && (i === anchor || i === named) ? `${formatEdgeName(held)} of ` : '';
     // A framework object is named by its class; the store, the resource and native holders say what they are.
-    const said = hop.label && hop.label.kind !== 'framework' ? hop.label.short ?? hop.label.text : undefined;
+    const said = hop.label && hop.label.kind !== 'framework' ? briefPaths(hop.label.short ?? hop.label.text) : undefined;
     const note = said ? ` (${said})` : i === anchor ? ' (there before the first snapshot)' : '';
     parts.push(`${via}${hopText(hop)}${note}`);
     last = i;

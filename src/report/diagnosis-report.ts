@@ -3,6 +3,7 @@
 // chain folded to the hops that matter, the fix. `verbose` adds each finding's evidence, its path and
 // full chain, and its members' chains. Shared by diff and attach.
 
+import { allocationText } from './allocation-text.js';
 import type { Diagnosis, Finding } from '../diagnose/diagnose.js';
 import type { Block } from './document.js';
 import { chainLines, foldedChainText } from './chain-lines.js';
@@ -35,18 +36,38 @@ export function rateText(f: Finding): string {
   return parts.join(', ');
 }
 
-/** At most this many of the classes a finding holds are named on its line. */
-const HELD_SHOWN = 3;
-const NAME_CHARS = 24;
+/**
+ * Columns a finding's `holds:` and `same cause:` lines may take with their label, so that each stays one
+ * line at 100 columns; what does not fit is counted (`and 14 more classes`), never cut mid-name.
+ */
+const LIST_COLUMNS = 100;
+/** A class name longer than this is shortened at a `, ` (a property shape's list). */
+const SHAPE_CHARS = 28;
 
-function shortName(name: string): string {
-  return name.length <= NAME_CHARS ? name : `${name.slice(0, NAME_CHARS - 1)}…`;
+/**
+ * A long name shortened at a list boundary, never inside a word: a property-shape class
+ * `{tags, metadata, callbacks, …}` keeps its first properties and its closing brace; a name with no
+ * `, ` to cut at stays whole.
+ */
+export function shortClassName(name: string, max = SHAPE_CHARS): string {
+  if (name.length <= max) return name;
+  const close = name.endsWith('}') ? '}' : '';
+  const cut = name.lastIndexOf(', ', max - 3 - close.length);
+  return cut > 0 ? `${name.slice(0, cut)}, …${close}` : name;
 }
 
-function heldText(alsoHeld: readonly string[]): string {
-  const shown = alsoHeld.slice(0, HELD_SHOWN).map(shortName);
-  const more = alsoHeld.length - shown.length;
-  return `${shown.join(', ')}${more > 0 ? ` and ${more} more class${more === 1 ? '' : 'es'}` : ''}`;
+/** `label` and as many `entries` as fit in LIST_COLUMNS (at least one), then how many more. */
+export function fittedList(label: string, entries: readonly string[]): string {
+  const more = (n: number): string => (n > 0 ? ` and ${n} more class${n === 1 ? '' : 'es'}` : '');
+  const room = LIST_COLUMNS - label.length;
+  let shown = 1;
+  while (shown < entries.length && entries.slice(0, shown + 1).join(', ').length + more(entries.length - shown - 1).length <= room) shown++;
+  return `${label}${entries.slice(0, shown).join(', ')}${more(entries.length - shown)}`;
+}
+
+/** `152 × RunTree (along another path)`, `69 × {metadata, runtime, …}`: each entry shortened, as many as fit. */
+function heldLine(alsoHeld: readonly string[]): string {
+  return fittedList('   holds: ', alsoHeld.map((entry) => shortClassName(entry, SHAPE_CHARS + 8)));
 }
 
 function headLine(f: Finding, rank: number): string {
@@ -54,22 +75,39 @@ function headLine(f: Finding, rank: number): string {
   return `${rank}. [${f.kind}] ${f.className} × ${formatCount(f.count)}${rate ? ` (${rate})` : ''}, retaining ${formatBytes(f.retainedSize)}`;
 }
 
-function memberText(m: Finding): string {
-  return `${m.className} × ${formatCount(m.count)} (${formatBytes(m.retainedSize)})`;
+/** The members of a folded finding: class and count (their sizes and chains are in --verbose and --html). */
+function membersLine(members: readonly Finding[]): string {
+  return fittedList('   same cause: ', memberEntries(members));
+}
+
+function memberEntries(members: readonly Finding[]): string[] {
+  return members.map((m) => `${shortClassName(m.className)} × ${formatCount(m.count)}`);
+}
+
+/**
+ * Without --verbose, one line for what grows with the finding: the members that share its cause, then
+ * the survivor groups held through it (--verbose keeps the two lines apart).
+ */
+function alsoGrowingLine(f: Finding): string[] {
+  const members = memberEntries(f.members ?? []);
+  const held = (f.alsoHeld ?? []).map((entry) => shortClassName(entry, SHAPE_CHARS + 8));
+  return members.length + held.length > 0 ? [fittedList('   also growing: ', [...members, ...held])] : [];
 }
 
 function findingBlocks(f: Finding, rank: number, options: DiagnosisReportOptions): Block[] {
   const members = f.members ?? [];
-  const lines = [
-    headLine(f, rank),
-    ...(members.length ? [`   same cause: ${members.map(memberText).join(', ')}`] : []),
-    ...(f.alsoHeld?.length ? [`   holds: ${heldText(f.alsoHeld)}`] : []),
-  ];
   if (!options.verbose) {
+    const lines = [headLine(f, rank), ...alsoGrowingLine(f), ...(f.allocation ? [`   ${allocationText(f.allocation)}`] : [])];
     if (f.chain.length > 0) lines.push(`   chain: ${foldedChainText(f.chain, options.firstMaxId)}`);
-    lines.push(`   fix: ${f.fix}`);
+    lines.push(`   fix: ${f.action}`);
     return [{ kind: 'lines', lines: lines.map((l) => readablePaths(l)) }];
   }
+  const lines = [
+    headLine(f, rank),
+    ...(members.length ? [membersLine(members)] : []),
+    ...(f.alsoHeld?.length ? [heldLine(f.alsoHeld)] : []),
+    ...(f.allocation ? [`   ${allocationText(f.allocation)}`] : []),
+  ];
   const blocks: Block[] = [{
     kind: 'lines',
     lines: [...lines, ...f.evidence.map((e) => `   - ${e}`), ...(f.signature ? [`   path: ${f.signature}`] : [])].map((l) => readablePaths(l)),

@@ -114,10 +114,17 @@ export function buildDiffDocument(
   if (result.warnings.length > 0) blocks.push({ kind: 'lines', tone: 'warn', lines: result.warnings.map((w) => `warning: ${w}`) });
   const grown = result.classes.filter((c) => c.sizeDelta > 0 || c.countDelta > 0).slice(0, options.top);
   blocks.push(classTable(grown, snapshots.length, result.sameProcess && verbose));
-  // A group a finding shows, or one whose chain runs through a finding's own object, is accounted for.
+  // A group a finding shows, or one whose chain runs through a finding's own object or, past its first
+  // hop, an object of a finding's class (the rule diagnose folds groups into a finding's `holds` by:
+  // src/diagnose/growth-findings.ts), is accounted for.
   const signatures0 = shownSignatures(diagnosis);
-  const objects = new Set(diagnosis?.findings.flatMap((f) => [f, ...(f.members ?? [])]).flatMap((f) => (f.chain[0] ? [f.chain[0].node.id] : [])));
-  const shown = { has: (g: { signature: string | null; chain: readonly { node: { id: number } }[] }): boolean => signatures0.has(g.signature) || g.chain.some((h) => objects.has(h.node.id)) };
+  const leading = diagnosis?.findings.flatMap((f) => [f, ...(f.members ?? [])]) ?? [];
+  const objects = new Set(leading.flatMap((f) => (f.chain[0] ? [f.chain[0].node.id] : [])));
+  const classes = new Set(leading.map((f) => f.className));
+  const shown = {
+    has: (g: { signature: string | null; chain: readonly { node: { id: number; className: string } }[] }): boolean =>
+      signatures0.has(g.signature) || g.chain.some((h) => objects.has(h.node.id)) || g.chain.slice(1).some((h) => classes.has(h.node.className)),
+  };
   const survivors = result.survivors;
   if (survivors && !verbose && survivors.groups.slice(0, options.groups ?? survivors.groups.length).every((g) => shown.has(g))) {
     // Every group shown is a finding's or held by one: one line says so.

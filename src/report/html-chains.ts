@@ -1,16 +1,18 @@
 // Retainer chains in the HTML report: one collapsible <details> per chain, every hop with its V8 node id
 // (searchable as @id in DevTools), class, name, the edge it is held by and its sizes; hops a recogniser
 // labelled (async-context store, native holder, framework object: src/diagnose/chain-labels.ts) stand out.
+// Paths in labels are as a person reads them (paths.ts), like the text report.
 
 import type { ChainHop } from '../analysis/chain-description.js';
 import { formatBytes } from './format.js';
 import { element, escapeHtml } from './html-escape.js';
+import { readablePaths } from './paths.js';
 
 function hopItem(hop: ChainHop, holder: ChainHop | undefined): string {
   const id = element('code', { class: 'id' }, `@${hop.node.id}`);
   const name = hop.node.name && hop.node.name !== hop.node.className ? ` ${element('span', { class: 'name' }, escapeHtml(hop.node.name))}` : '';
   const sizes = element('span', { class: 'size' }, `self ${escapeHtml(formatBytes(hop.selfSize))} · retained ${escapeHtml(formatBytes(hop.retainedSize))}`);
-  const label = hop.label ? ` ${element('span', { class: 'label', title: hop.label.inferred ? 'inferred from the neighbourhood' : hop.label.kind }, escapeHtml(hop.label.text))}` : '';
+  const label = hop.label ? ` ${element('span', { class: 'label', title: hop.label.inferred ? 'inferred from the neighbourhood' : hop.label.kind }, escapeHtml(readablePaths(hop.label.text)))}` : '';
   const edge = hop.edge && holder
     ? element('div', { class: 'edge' }, `held as ${element('code', {}, escapeHtml(hop.edge.name))} (${escapeHtml(hop.edge.type)}${hop.edge.redacted ? ', name redacted' : ''}) by`)
     : '';

@@ -11,6 +11,7 @@ import type { AttachOutput } from './attach-report.js';
 import { formatBytes, formatBytesDelta, formatCount } from './format.js';
 import { element, escapeHtml } from './html-escape.js';
 import { htmlPage } from './html-page.js';
+import { readablePath } from './paths.js';
 import {
   classDiffSection, classSummarySection, dominatorSection, factsLine, findingsSection, notesSection, positionAxis, survivorSection, verdictSection, type SeriesAxis,
 } from './html-sections.js';
@@ -116,7 +117,7 @@ export function buildDiffHtml(d: DiffJson, options: HtmlOptions): string {
 
 export function buildAnalyzeHtml(a: AnalyzeJson, file: string): string {
   const body = [
-    header(`leakhunt analyze: ${file}`, [
+    header(`leakhunt analyze: ${readablePath(file)}`, [
       ['objects', formatCount(a.snapshot.nodeCount)],
       ['live size', formatBytes(a.snapshot.totalSize)],
       ...(a.snapshot.nodeVersion ? [['Node', a.snapshot.nodeVersion] as const] : []),

@@ -1,8 +1,10 @@
 // The sections the HTML reports share: the verdict with its evidence, a finding with its growth chart
 // and chain, the class tables (sortable), survivor groups, warnings. Inputs are result objects (what
 // --json prints); every text is escaped (html-escape.ts); no heap string is ever added here — the results
-// carry redacted names only (src/analysis/redact.ts).
+// carry redacted names only (src/analysis/redact.ts). Paths in sentences (labels, fixes, evidence, notes)
+// are shown as the text report shows them: relative, `node_modules/<package>/…` (paths.ts).
 
+import { allocationText } from './allocation-text.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import type { ClassRow, DominatorRow } from '../analysis/summarize-snapshot.js';
 import type { Finding, Verdict } from '../diagnose/diagnose.js';
@@ -11,6 +13,10 @@ import { chainDetails } from './html-chains.js';
 import { lineChart, type ChartSeries } from './html-charts.js';
 import { element, escapeHtml } from './html-escape.js';
 import { htmlTable } from './html-tables.js';
+import { readablePaths } from './paths.js';
+
+/** A sentence of the results as the page shows it: paths readable (paths.ts), escaped. */
+const prose = (text: string): string => escapeHtml(readablePaths(text));
 
 /** Where each snapshot sits on a growth chart's x axis: work done, minutes, or its position. */
 export interface SeriesAxis {
@@ -26,7 +32,7 @@ export function positionAxis(count: number): SeriesAxis {
 const rate = (n: number): string => (Math.abs(n) >= 10 ? formatCount(n) : n.toFixed(n === Math.round(n) ? 0 : 2));
 
 export function verdictSection(verdict: Verdict, evidence: readonly string[]): string {
-  const items = evidence.map((e) => element('li', {}, escapeHtml(e))).join('');
+  const items = evidence.map((e) => element('li', {}, prose(e))).join('');
   return element('section', { class: `verdict ${verdict}`, id: 'verdict' }, `${element('strong', {}, escapeHtml(verdict.toUpperCase()))}${items ? element('ul', {}, items) : ''}`);
 }
 
@@ -51,12 +57,13 @@ export function findingCard(f: Finding, index: number, diff: Pick<DiffResult, 'c
     `${rate(f.perInterval)} per interval`,
     ...(f.drained === undefined ? [] : [f.drained ? 'drained after its peak' : 'did not drain']),
   ];
-  const evidence = f.evidence.length ? element('ul', {}, f.evidence.map((e) => element('li', {}, escapeHtml(e))).join('')) : '';
+  const evidence = f.evidence.length ? element('ul', {}, f.evidence.map((e) => element('li', {}, prose(e))).join('')) : '';
   const also = f.alsoHeld?.length ? element('p', { class: 'dim' }, `also held through these objects: ${escapeHtml(f.alsoHeld.join(', '))}`) : '';
   const body = [
     element('h3', {}, `${element('span', { class: 'kind' }, escapeHtml(f.kind))}${index + 1}. ${escapeHtml(f.className)}`),
     element('p', { class: 'rates' }, rates.map((r) => element('span', {}, escapeHtml(r))).join('')),
-    element('div', { class: 'fix' }, `<b>Fix:</b> ${escapeHtml(f.fix)}`),
+    ...(f.allocation ? [element('p', { class: 'allocation' }, `<b>Made:</b> ${prose(allocationText(f.allocation))}`)] : []),
+    element('div', { class: 'fix' }, `<b>Fix:</b> ${prose(f.fix)}`),
     evidence,
     also,
     growthChart(f, diff, axis),
@@ -122,9 +129,9 @@ export function survivorSection(all: readonly SurvivorGroup[], shown: number): s
 
 export function notesSection(title: string, lines: readonly string[]): string {
   if (lines.length === 0) return '';
-  return element('section', {}, `${element('h2', {}, escapeHtml(title))}${element('ul', {}, lines.map((l) => element('li', {}, escapeHtml(l))).join(''))}`);
+  return element('section', {}, `${element('h2', {}, escapeHtml(title))}${element('ul', {}, lines.map((l) => element('li', {}, prose(l))).join(''))}`);
 }
 
 export function factsLine(facts: readonly (readonly [string, string])[]): string {
-  return element('p', { class: 'facts' }, facts.map(([k, v]) => element('span', {}, `${escapeHtml(k)}: <b>${escapeHtml(v)}</b>`)).join(' '));
+  return element('p', { class: 'facts' }, facts.map(([k, v]) => element('span', {}, `${escapeHtml(k)}: <b>${prose(v)}</b>`)).join(' '));
 }

@@ -20,3 +20,15 @@ const ABSOLUTE = /(?<![\w.])(?:file:\/\/)?\/(?:[\w@.+-]+\/)*[\w@.+-]+/g;
 export function readablePaths(text: string, cwd: string = process.cwd()): string {
   return text.includes('/') ? text.replace(ABSOLUTE, (p) => readablePath(p, cwd)) : text;
 }
+
+/** A package's inner directories, between `node_modules/<package>/` and the file: `build/src/` of grpc-js. */
+const PACKAGE_INNER = /(node_modules\/(?:@[\w.-]+\/)?[\w.-]+\/)(?:[\w@.+-]+\/)+(?=[\w@.+-]+(?::\d+)*)/g;
+
+/**
+ * Paths made readable, then shortened for a line that names many things (a folded chain): a dependency's
+ * file as `node_modules/@grpc/grpc-js/…/internal-channel.js:326:45` (the package and the file, with `…`
+ * where its directories were). The full path stays in --verbose, retainers and --html.
+ */
+export function briefPaths(text: string, cwd: string = process.cwd()): string {
+  return readablePaths(text, cwd).replace(PACKAGE_INNER, '$1…/');
+}

@@ -4,6 +4,7 @@
 // Field layout follows the snapshot's own `meta`, resolved once by the parser.
 
 import type { StringTable } from './string-table.js';
+import type { TraceNodes } from './trace-nodes.js';
 
 /**
  * Sizes in bytes: Uint32 while every size fits (V8's self sizes always do in practice), Float64 when one
@@ -20,6 +21,8 @@ export interface SnapshotExtras {
   readonly meta: Readonly<Record<string, unknown>>;
   readonly traceFunctionInfos?: Float64Array;
   readonly traceTree?: unknown;
+  /** The trace tree as flat arrays (trace-nodes.ts), read on first use; absent without a trace tree. */
+  readonly traceNodes?: TraceNodes;
   readonly samples?: Float64Array;
   /** object_index, script_id, line, column per entry (meta.location_fields): all 32-bit. */
   readonly locations?: Uint32Array;

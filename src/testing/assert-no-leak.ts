@@ -6,6 +6,8 @@
 // suggestFix says what to change (choose-fix.ts). Throws LeakAssertionError on a leak over the budget,
 // returns quietly otherwise. Never prints.
 
+import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
+import { frameText, type FindingAllocation } from '../diagnose/finding-allocation.js';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { chooseFix } from './choose-fix.js';
 import { InProcessHeap } from './in-process-heap.js';
@@ -28,6 +30,11 @@ export interface AssertNoLeakOptions {
   readonly keepSnapshots?: boolean;
   /** Where the private snapshot directory is made. Default os.tmpdir(). */
   readonly snapshotDir?: string;
+  /**
+   * Track allocations during the iterations, so a failure names the line that made the leaked objects
+   * (docs/allocation-sites.md). Default true; costs the iterations ~5-20× their time.
+   */
+  readonly traceAllocations?: boolean;
 }
 
 export interface NoLeakResult {
@@ -137,6 +144,8 @@ export async function assertNoLeak(fn: UnitOfWork, options: AssertNoLeakOptions 
     heap = InProcessHeap.open(options.snapshotDir);
     await runTimes(fn, 0, warmup, deadline, 'warm-up');
     const s1 = await heap.snapshot('1-after-warmup', keep);
+    // From here on V8 records the stack of every allocation: a leak names the line that made it.
+    if (options.traceAllocations !== false) await heap.trackAllocations();
     await runTimes(fn, warmup, iterations, deadline, 'first interval');
     deadline.check('snapshot 2');
     const s2 = await heap.snapshot('2-after-first-interval', keep);
@@ -157,9 +166,10 @@ export async function assertNoLeak(fn: UnitOfWork, options: AssertNoLeakOptions 
         counts: g.counts,
         signature: g.signature,
         chain,
-        fix: chooseFix(g.className, chain),
+        fix: chooseFix(g.className, chain) + madeText(g.allocation),
         alsoHeld: g.alsoHeld,
         byClass: g.byClass,
+        ...(g.allocation ? { allocation: allocationOf(g.allocation) } : {}),
       };
     });
     const allow = options.allow ?? [];
@@ -180,4 +190,15 @@ export async function assertNoLeak(fn: UnitOfWork, options: AssertNoLeakOptions 
     heap?.close(keep);
     running = false;
   }
+}
+
+function allocationOf(site: GroupAllocation): FindingAllocation {
+  return { frames: site.site.frames, share: site.share, ...(site.holder ? { holder: site.holder } : {}) };
+}
+
+/** The fix names the user's line when the site is in their code. */
+function madeText(site: GroupAllocation | undefined): string {
+  const user = site?.site.inUserCode ? site.site.frames[0] : undefined;
+  if (!user) return '';
+  return `; ${site!.holder ? `the ${site!.holder.className} that holds them is made` : 'they are made'} in ${frameText(user)}`;
 }

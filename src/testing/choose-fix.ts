@@ -9,7 +9,7 @@
 // ES module export (`value`).
 
 import type { ChainHop } from '../analysis/chain-description.js';
-import { suggestFix } from '../diagnose/fixes.js';
+import { fixText, suggestFix } from '../diagnose/fixes.js';
 
 /** Without a scope on the chain: this many hops. */
 const FALLBACK_HOPS = 7;
@@ -26,5 +26,5 @@ export function programPart(chain: readonly ChainHop[]): readonly ChainHop[] {
 }
 
 export function chooseFix(className: string, chain: readonly ChainHop[]): string {
-  return suggestFix(className, programPart(chain));
+  return fixText(suggestFix(className, programPart(chain)));
 }

@@ -93,6 +93,21 @@ export class InProcessHeap {
    * Settles, then takes a snapshot of this thread's heap: its largest object id always, and the file
    * `<dir>/<name>.heapsnapshot` when `write` (a snapshot only needed for its id is not written at all).
    */
+  /**
+   * Allocation tracking on for the rest of the session (it ends with the session: close()). On Node 20
+   * compiled code is discarded first, as attach does (src/attach/allocation-tracking.ts): code compiled
+   * before tracking began would allocate unseen by it.
+   */
+  async trackAllocations(): Promise<void> {
+    await this.#post('HeapProfiler.startTrackingHeapObjects', { trackAllocations: true });
+    if (/^v20\./.test(process.version)) {
+      await this.#post('Profiler.enable');
+      await this.#post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
+      await this.#post('Profiler.stopPreciseCoverage');
+      await this.#post('Profiler.disable');
+    }
+  }
+
   async snapshot(name: string, write: boolean): Promise<TakenSnapshot> {
     if (this.#closed) throw new Error('the heap session is closed');
     await this.#prepareScripts();

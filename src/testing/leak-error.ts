@@ -6,6 +6,7 @@
 // edge names that could be data (a dictionary key such as a session id) are replaced by their length,
 // by the one rule every output follows (analysis/redact.ts).
 
+import { frameText, type FindingAllocation } from '../diagnose/finding-allocation.js';
 import { AssertionError } from 'node:assert';
 import type { ChainHop } from '../analysis/chain-description.js';
 import { chainLines } from '../report/chain-lines.js';
@@ -30,6 +31,8 @@ export interface LeakReport {
   readonly alsoHeld: readonly string[];
   /** True when no single path grew but the class's survivors did (objects kept under per-entry keys). */
   readonly byClass: boolean;
+  /** Where the leaked objects (or the holder that keeps them) were made: frames innermost first, 1-based lines. */
+  readonly allocation?: FindingAllocation;
 }
 
 export interface LeakErrorData {
@@ -61,6 +64,7 @@ function leakLines(leak: LeakReport, index: number, iterations: number): string[
   const more = leak.chain.length - shown.length;
   if (more > 0) lines.push(`       ← … ${more} more ${more === 1 ? 'hop' : 'hops'} to the GC roots`);
   if (leak.alsoHeld.length) lines.push(`   also held with it: ${leak.alsoHeld.join(', ')}`);
+  if (leak.allocation) lines.push(`   ${leak.allocation.holder ? `the ${leak.allocation.holder.className} holding them created at` : 'created at'} ${leak.allocation.frames.map(frameText).join(' → ')}`);
   lines.push(`   fix: ${leak.fix}`);
   return lines;
 }

@@ -24,6 +24,7 @@
 // Groups held through an earlier finding's object are folded into it (as in diagnose.ts); a folded
 // group whose chain names the AsyncLocalStorage store holding it lends the finding its chain.
 
+import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { SurvivorCurve } from './survivor-curves.js';
 
@@ -43,6 +44,8 @@ export interface GrowingGroup {
   readonly alsoHeld: readonly string[];
   /** True when found from the class's total rather than one retainer path. */
   readonly byClass: boolean;
+  /** Where the members (or their holder) were made, when allocations were tracked. */
+  readonly allocation?: GroupAllocation;
 }
 
 /** Below this many objects per interval, as a share of the iterations, growth is not a leak. */
@@ -136,6 +139,7 @@ export function findProportionalGrowth(groups: readonly SurvivorCurve[], iterati
         chain,
         alsoHeld: [],
         byClass,
+        ...(g.allocation ? { allocation: g.allocation } : {}),
       },
     });
   }

@@ -8,6 +8,7 @@
 // third of its CPU time (measured on a 35k-node test heap, warm: ~110 ms against ~350 ms). Chains
 // are described only when asked for (a group that grew): most groups are a few warm-up objects.
 
+import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
 import { describeChain, type ChainHop } from '../analysis/chain-description.js';
 import { maxHeapObjectId } from '../analysis/diff/id-table.js';
 import { groupSurvivors } from '../analysis/diff/survivors.js';
@@ -28,6 +29,8 @@ export interface SurvivorCurve {
   readonly retainedSize: number;
   /** The chain of the member that retains most, object first, labelled; computed on first call. */
   chain(): readonly ChainHop[];
+  /** Where the members (or their holder) were made, when the snapshots were taken while tracking allocations. */
+  readonly allocation?: GroupAllocation;
 }
 
 export interface SurvivorSeries {
@@ -64,6 +67,7 @@ export async function survivorCurves(earlierMaxIds: readonly number[], lastFile:
       counts: g.perSnapshot.map((c, k) => (k === last ? g.count : c)),
       retainedSize: g.retainedSize,
       chain: () => (chain ??= describeChain(analysis, paths.shortestPath(g.representative), false, labelChain)),
+      ...(g.allocation ? { allocation: g.allocation } : {}),
     };
   });
   return { maxIds, nodeCount: analysis.graph.nodeCount, groups };

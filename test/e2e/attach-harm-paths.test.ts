@@ -149,7 +149,7 @@ test('a target that stops answering (SIGSTOP) past --connect-timeout: exit 4 nam
       const r = await cli.done;
       t.diagnostic(`leakhunt ended ${Date.now() - resumed} ms after the target was resumed (stopped for 2.5 s)`);
       assert.equal(r.code, 4, r.stderr);
-      assert.match(r.stderr, /pid \d+ stopped answering: HeapProfiler\.\w+: no answer from the target within 1000 ms \(its state in \/proc: T \(stopped\)\)/);
+      assert.match(r.stderr, /pid \d+ stopped answering: Runtime\.evaluate: no answer from the target within 1000 ms \(its state in \/proc: T \(stopped\)\)/);
       assert.doesNotMatch(r.stderr, /internal error/);
       await assertLeftAsFound(target, r.stderr);
     });

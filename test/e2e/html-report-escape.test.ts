@@ -27,7 +27,7 @@ test('names that look like markup are text in the page; a labelled hop is highli
   ];
   const finding: Finding = {
     kind: 'suspect', className: HOSTILE, signature: null, count: 3, perInterval: 0, retainedSize: 4096, chain,
-    fix: `close ${SCRIPTED}`, evidence: [`seen ${HOSTILE}`],
+    fix: `close ${SCRIPTED}`, action: `close ${SCRIPTED}`, evidence: [`seen ${HOSTILE}`],
   };
   const html = buildAnalyzeHtml({
     snapshot: { nodeCount: 3, totalSize: 4096 },

@@ -108,7 +108,9 @@ export async function startTarget(options: StartOptions): Promise<LiveTarget> {
   const command = options.command ? options.command[0]! : options.node ?? process.execPath;
   const child = spawn(command, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...options.env, PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: String(options.rate ?? 50) },
+    // A snapshot freezes the agent's gRPC server with it: a call in flight across a pause over its 5 s
+    // deadline failed and ended story A's agent on a loaded machine (fixtures/agents/lib/search-service.cjs).
+    env: { LEAKHUNT_SEARCH_DEADLINE_MS: '120000', ...options.env, PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: String(options.rate ?? 50) },
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-16384)));

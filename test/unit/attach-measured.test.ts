@@ -11,8 +11,8 @@ const MiB = 1024 * 1024;
 const snapshot: CapturedSnapshot = {
   index: 1, file: '/tmp/x-1.heapsnapshot', metaFile: '/tmp/x-1.json', takenAt: '2026-12-01T00:00:00.000Z',
   durationMs: 4200, bytes: 141 * MiB,
-  memoryUsage: { rss: 153 * MiB, heapTotal: 90 * MiB, heapUsed: 70 * MiB, external: 5 * MiB, arrayBuffers: 4 * MiB },
-  rssAfterBytes: 784 * MiB, method: 'target-wrote',
+  memoryUsage: { rss: 790 * MiB, heapTotal: 90 * MiB, heapUsed: 70 * MiB, external: 5 * MiB, arrayBuffers: 4 * MiB },
+  rssBeforeBytes: 153 * MiB, rssAfterBytes: 784 * MiB, method: 'target-wrote',
 };
 
 test('after a snapshot: measured pause, RSS before → after and file size beside the predictions', () => {
@@ -25,7 +25,7 @@ test('after a snapshot: measured pause, RSS before → after and file size besid
 });
 
 test('without a local pid the RSS is left out, not guessed', () => {
-  const { rssAfterBytes: _drop, ...remote } = snapshot;
+  const { rssBeforeBytes: _before, rssAfterBytes: _after, ...remote } = snapshot;
   const streamed: CapturedSnapshot = { ...remote, method: 'streamed', streamedBecause: 'the target is not a local process (--port / --ws): it cannot write where leakhunt reads' };
   assert.equal(measuredLine(streamed), '  measured   paused 4.2 s; file 141 MiB; streamed over the inspector (the target is not a local process (--port / --ws): it cannot write where leakhunt reads)');
 });

@@ -5,7 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChainHop, HopLabel } from '../../src/analysis/chain-description.js';
-import { backlogFix, suggestFix } from '../../src/diagnose/fixes.js';
+import { backlogFix as backlogParts, fixText, suggestFix as suggestParts } from '../../src/diagnose/fixes.js';
+
+/** The whole sentence, as `fix` carries it (why: action). */
+const suggestFix = (className: string, chain: readonly ChainHop[]): string => fixText(suggestParts(className, chain));
+const backlogFix = (chain: readonly ChainHop[], className?: string, runsPileUp?: boolean): string => fixText(backlogParts(chain, className, runsPileUp));
 
 let nextId = 100;
 function hop(className: string, edge: [type: string, name: string] | null, retainedSize: number, label?: HopLabel, type = 'object'): ChainHop {
@@ -123,4 +127,11 @@ test('a timer started per request whose callback holds the request: clear the ti
     hop('(root)', null, 1e7, undefined, 'synthetic'),
   ];
   assert.match(suggestFix('PollJob', chain), /^a timer \(Timeout @\d+\) started per request keeps PollJob alive through its callback and is never cleared: clearInterval\/clearTimeout/);
+});
+
+test('a fix is its why and its action; the text without --verbose shows the action alone', () => {
+  const parts = backlogParts([], 'PendingWrite');
+  assert.match(parts.why, /^work \(PendingWrite\) is queued faster than it completes/);
+  assert.match(parts.action, /^bound the queue/);
+  assert.equal(fixText(parts), `${parts.why}: ${parts.action}`);
 });

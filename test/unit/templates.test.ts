@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChainHop, HopLabel } from '../../src/analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../../src/analysis/diff/diff-series.js';
-import { backlogFix, suggestFix } from '../../src/diagnose/fixes.js';
+import { backlogFix, fixText, suggestFix, type Fix } from '../../src/diagnose/fixes.js';
 import { diagnose, type Diagnosis } from '../../src/diagnose/diagnose.js';
 import { describeTrend, summarizeTrend, type MemorySample } from '../../src/diagnose/memory-trend.js';
 import { article } from '../../src/diagnose/chain-labels.js';
@@ -85,8 +85,8 @@ test('every fix template reads as a sentence', () => {
   const fixes = new Set<string>();
   for (const { name, className, chain } of fixChains()) {
     const fix = suggestFix(className, chain);
-    fixes.add(fix);
-    check(`fix (${name})`, fix);
+    fixes.add(fixText(fix));
+    checkFix(name, fix);
   }
   assert.ok(fixes.size >= 8, `the chains reach most branches: ${fixes.size}`);
   const pending: HopLabel = { kind: 'pending-work', text: 'a pending operation' };
@@ -95,8 +95,14 @@ test('every fix template reads as a sentence', () => {
   for (const [name, text] of [
     ['backlog, queue', backlogFix(queue)], ['backlog, checkpoint', backlogFix(checkpoint)], ['backlog, no chain', backlogFix([], 'Job')],
     ['backlog, runs pile up', backlogFix([], 'Job', true)], ['backlog, nothing known', backlogFix([])],
-  ] as const) check(`fix (${name})`, text);
+  ] as const) checkFix(name, text);
 });
+
+/** The whole sentence (--verbose, JSON, HTML) and the action alone (the text without --verbose) both read right. */
+function checkFix(name: string, fix: Fix): void {
+  check(`fix (${name})`, fixText(fix));
+  check(`fix action (${name})`, fix.action);
+}
 
 test('the indefinite article follows the sound', () => {
   assert.equal(article('AsyncResource'), 'an');
@@ -193,7 +199,7 @@ test('a folded chain keeps the object, its holder by the name it is held under, 
   ];
   const text = foldedChainText(chain, 100);
   check('folded chain', text);
-  assert.equal(text, 'RunTree @900 (AsyncLocalStorage store) ← ["<symbol kResourceStore>"] of Timeout @901 (timer (setTimeout/setInterval) that captured the store; runs tick() at /srv/app/node_modules/@grpc/grpc-js/build/src/internal-channel.js:3:9) ← … 2 hops … ← .context of Set @50 (there before the first snapshot) ← … 2 hops … ← (root) @1');
+  assert.equal(text, 'RunTree @900 (AsyncLocalStorage store) ← ["<symbol kResourceStore>"] of Timeout @901 (timer (setTimeout/setInterval) that captured the store; runs tick() at node_modules/@grpc/grpc-js/…/internal-channel.js:3:9) ← … 2 hops … ← .context of Set @50 (there before the first snapshot) ← … 2 hops … ← (root) @1');
   assert.equal(readablePath('/srv/app/node_modules/@grpc/grpc-js/build/src/x.js', '/home/me'), 'node_modules/@grpc/grpc-js/build/src/x.js');
   assert.equal(readablePath('/home/me/app/agent.js', '/home/me'), 'app/agent.js');
   assert.equal(readablePath('file:///home/me/app/agent.mjs', '/home/me'), 'app/agent.mjs');

@@ -17,6 +17,7 @@
 // given out of order is put in order, with a warning. In the signatures mode the times recorded beside
 // the files order it when all have one; otherwise the order given is kept.
 
+import type { GroupAllocation } from './survivor-sites.js';
 import { parseSnapshotFile } from '../../snapshot/parse.js';
 import { HeapAnalysis, type AnalysisPhase } from '../heap-analysis.js';
 import { describeChain, type ChainHop, type ChainLabeler } from '../chain-description.js';
@@ -117,6 +118,8 @@ export interface SurvivorGroup {
    * hold (the groups whose chains pass through them).
    */
   readonly plumbing?: Plumbing;
+  /** Where the members (or the holder that keeps them) were made: snapshots taken while allocations were tracked. */
+  readonly allocation?: GroupAllocation;
 }
 
 /**
@@ -399,6 +402,7 @@ function describeSurvivors(
       chain: describeChain(analysis, paths.shortestPath(g.representative), false, labeler),
       heldBy: g.heldBy,
       ...(g.plumbing ? { plumbing: g.plumbing } : {}),
+      ...(g.allocation ? { allocation: g.allocation } : {}),
     };
   });
   return { count: data.count, size: data.selfSize, groups };

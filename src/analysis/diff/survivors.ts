@@ -17,6 +17,7 @@ import { plumbingOf, type Plumbing } from '../context-plumbing.js';
 import type { HoldKind } from '../holder-tiers.js';
 import type { RetainerPaths } from '../retainer-paths.js';
 import type { PathSignatures } from '../path-signatures.js';
+import { allocationOfGroups, type GroupAllocation } from './survivor-sites.js';
 
 export interface SurvivorGroupData {
   readonly signature: number;
@@ -33,6 +34,8 @@ export interface SurvivorGroupData {
   readonly heldBy: HoldKind;
   /** Set when the members are Node's async-context plumbing (context-plumbing.ts), not the leak itself. */
   readonly plumbing?: Plumbing;
+  /** Where the members (or the holder that keeps them) were made: snapshots taken while allocations were tracked. */
+  readonly allocation?: GroupAllocation;
 }
 
 export interface SurvivorData {
@@ -83,6 +86,7 @@ export function groupSurvivors(
   }
   const kept = unionRetainedByGroup(analysis, groupOf, sig.length);
   const external = externalByGroup(analysis, groupOf, sig.length);
+  const sites = allocationOfGroups(analysis, paths, groupOf, sig.length, bornAfter);
   const groups = sig.map((s, g): SurvivorGroupData => {
     const plumbing = plumbingOf(analysis, paths, rep[g]!);
     return {
@@ -95,6 +99,7 @@ export function groupSurvivors(
       representative: rep[g]!,
       heldBy: paths.holdOf(rep[g]!),
       ...(plumbing ? { plumbing } : {}),
+      ...(sites?.[g] ? { allocation: sites[g]! } : {}),
     };
   });
   groups.sort((a, b) => b.retainedSize - a.retainedSize || b.count - a.count);

@@ -59,7 +59,8 @@ export function targetAddressOf(pidArg: string | undefined, flags: TargetFlags):
 
 /** Lines on stderr, wrapped to its width; the plan's lines are indented under its `leakhunt: plan for pid N` head. */
 export function printLines(lines: readonly string[]): void {
-  const width = process.stderr.isTTY && process.stderr.columns ? process.stderr.columns : 100;
+  const columns = Number(process.env['COLUMNS']); // as the report on stdout (render-terminal.ts outputWidth)
+  const width = process.stderr.isTTY && process.stderr.columns ? process.stderr.columns : Number.isInteger(columns) && columns >= 40 ? columns : 100;
   const wrapped = lines.flatMap((line) => wrapLine(line, width, line.startsWith('  ') ? 13 : 4));
   if (wrapped.length > 0) process.stderr.write(`${wrapped.join('\n')}\n`);
 }

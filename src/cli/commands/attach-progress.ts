@@ -1,9 +1,11 @@
-// Capture progress on stderr: the phases of each snapshot (forced GC, V8's generation progress, bytes
+// Capture progress on stderr: the phases of each snapshot (V8's generation progress, bytes
 // written), the wait for the next one (a countdown, or the counter's units so far) with the latest
-// memory sample, and notes. On a TTY one line is rewritten in place, and each snapshot leaves one line;
-// in a log, one line per snapshot and the notes, nothing else. With --verbose, after each snapshot what it
-// cost beside the plan's estimate, and in a log a line per phase, quarter and wait as well.
+// memory sample, and notes. On a TTY one line is rewritten in place (each snapshot shows on it when
+// written) and the capture leaves one line saying what was taken; in a log, one line per snapshot and the
+// notes, nothing else. With --verbose, each snapshot leaves its line, then what it cost beside the plan's
+// estimate, and in a log a line per phase, quarter and wait as well.
 
+import { dirname } from 'node:path';
 import type { CapturedSnapshot, SnapshotPhase } from '../../attach/capture.js';
 import type { MemorySample } from '../../attach/memory-sampler.js';
 import type { SnapshotEstimate } from '../../attach/snapshot-cost.js';
@@ -30,6 +32,18 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
   let lastKey = '';
   let lastSample: MemorySample | undefined;
   let estimate: SnapshotEstimate | undefined;
+  const taken: CapturedSnapshot[] = [];
+  /** One snapshot as its line says it. */
+  const snapshotLine = (s: CapturedSnapshot): string => `leakhunt: snapshot ${s.index} of ${total}: ${formatBytes(s.bytes)}, paused ${(s.durationMs / 1000).toFixed(1)} s → ${readablePath(s.file)}`;
+  /** What the capture took, when the snapshots did not leave a line each (a terminal, not --verbose). */
+  const summaryLine = (): string => {
+    const first = taken[0]!, last = taken[taken.length - 1]!;
+    const pauses = taken.map((s) => s.durationMs / 1000);
+    const paused = taken.length === 1 ? `${pauses[0]!.toFixed(1)} s` : `${Math.min(...pauses).toFixed(1)}–${Math.max(...pauses).toFixed(1)} s each`;
+    const sizes = taken.length === 1 ? formatBytes(first.bytes) : `${formatBytes(first.bytes)} → ${formatBytes(last.bytes)}`;
+    return `leakhunt: ${taken.length} of ${total} snapshots (${sizes}, paused ${paused}) → ${readablePath(dirname(first.file))}`;
+  };
+  const leaveLines = !tty || verbose || total === 1; // one snapshot (`leakhunt snapshot`): its own line
   const show = (line: string, key: string): void => {
     if (!enabled) return;
     if (!tty && !verbose) return; // a log gets the snapshots and the notes only
@@ -53,8 +67,7 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
   return {
     onPhase(index, phase, p) {
       const head = `leakhunt: snapshot ${index} of ${total}`;
-      if (phase === 'gc') show(`${head}: forced GC`, `${index}gc`);
-      else if (phase === 'generating' && p.total === undefined) show(`${head}: generating (the target is paused)`, `${index}gen`);
+      if (phase === 'generating' && p.total === undefined) show(`${head}: generating (the target is paused)`, `${index}gen`);
       else if (phase === 'generating') {
         const pct = p.total ? Math.floor((100 * (p.done ?? 0)) / p.total) : 0;
         show(`${head}: generating ${pct}% (the target is paused)`, `${index}gen${tty ? pct : Math.floor(pct / 25)}`);
@@ -62,10 +75,15 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
     },
     onSnapshot(s) {
       if (!enabled) return;
-      clear();
-      stream.write(`leakhunt: snapshot ${s.index} of ${total}: ${formatBytes(s.bytes)}, paused ${(s.durationMs / 1000).toFixed(1)} s → ${readablePath(s.file)}\n`);
-      if (verbose) stream.write(`${measuredLine(s, estimate)}\n`);
+      taken.push(s);
       lastKey = '';
+      if (!leaveLines) {
+        show(snapshotLine(s), `s${s.index}`);
+        return;
+      }
+      clear();
+      stream.write(`${snapshotLine(s)}\n`);
+      if (verbose) stream.write(`${measuredLine(s, estimate)}\n`);
     },
     onWait(next, wait) {
       const secs = wait.remainingMs === undefined ? undefined : Math.ceil(wait.remainingMs / 1000);
@@ -89,6 +107,8 @@ export function createCaptureProgress(enabled: boolean, total: number, stream: N
     },
     done() {
       clear();
+      if (enabled && !leaveLines && taken.length > 0) stream.write(`${summaryLine()}\n`);
+      taken.length = 0;
     },
   };
 }

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
+import { startAllocationTracking, type AllocationTracking } from '../../attach/allocation-tracking.js';
 import { captureSeries, snapshotMethodFor, type CaptureResult } from '../../attach/capture.js';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
 import { checkCounter } from '../../attach/counter.js';
@@ -31,6 +32,7 @@ import {
   addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, printLines, targetAddressOf, type TargetFlags,
 } from './attach-common.js';
 import { createCaptureProgress } from './attach-progress.js';
+import { trackingPlanLines } from './attach-tracking.js';
 import { assessDiskSpace, refuseBeforeSignal } from './output-checks.js';
 
 interface AttachFlags extends TargetFlags, SeriesReportFlags, PacingFlags {
@@ -40,6 +42,7 @@ interface AttachFlags extends TargetFlags, SeriesReportFlags, PacingFlags {
   force?: boolean;
   verbose?: boolean;
   html?: string;
+  traceAllocations?: boolean;
 }
 
 function defaultOutDir(pid: number): string {
@@ -77,6 +80,7 @@ export function registerAttach(program: Command, globals: () => GlobalOptions, s
     .option('--groups <n>', 'how many survivor groups to show, with a chain each', '10')
     .option('--json', 'print the result as JSON: diff\'s object plus target, samples, snapshots, capture')
     .option('--markdown', 'print Markdown')
+    .option('--trace-allocations', 'track allocations from the first snapshot on: each finding names the line of your code that made its objects (costs throughput while it runs: the plan says how much)')
     .option('--html <file>', 'also write the report as one self-contained HTML page (rebuild it later: leakhunt report <out dir>)')
     .option('--progress', 'show progress on stderr even with --json')
     .option('--no-progress', 'never show progress')
@@ -122,12 +126,16 @@ the plan printed first says for about how long.`)
       const placeOf = (stem: string): OutputPlace => checkOutputDir(outDir, seriesFiles(outDir, stem, count));
       if (address.pid !== undefined) refuseBeforeSignal(placeOf(String(address.pid)), force, '--out');
       checkHtmlPath(flags.html, outDir);
-      const work = `${pacingText(pacing, count, flags.interval)}, each after a forced GC; memory samples every ${flags.sampleEvery}; into ${outDir || defaultOutDir(0)}`;
+      // The short plan leaves out what each snapshot line says again (the directory) and the sampling.
+      const work = verbose
+        ? `${pacingText(pacing, count, flags.interval)}; memory samples every ${flags.sampleEvery}; into ${outDir || defaultOutDir(0)}`
+        : pacingText(pacing, count, flags.interval, true);
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;
       const stop = installStopSignals('the capture', () => leftBehind(opened?.session, seen, address.pid));
       let capture: CaptureResult | undefined;
       let detach: DetachReport | undefined;
+      let tracking: AllocationTracking | undefined;
       const written: string[] = []; // complete snapshots, as they are taken
       const progress = createCaptureProgress(showProgress, count, process.stderr, verbose);
       try {
@@ -142,7 +150,7 @@ the plan printed first says for about how long.`)
               outDir ||= defaultOutDir(session.info.pid);
               refuseBeforeSignal(placeOf(stem), force, '--out');
             }
-            assessDiskSpace(placeOf(stem), estimate, count, force, '--out'); // free space now, with the heap known
+            assessDiskSpace(placeOf(stem), estimate, count, force, '--out', verbose); // free space now, with the heap known
             if (pacing.counter) {
               // The first read, before any directory or snapshot: a bad expression is a usage error (exit 2), detached by the finally below.
               const value = await checkCounter(session, pacing.counter.expression);
@@ -150,7 +158,8 @@ the plan printed first says for about how long.`)
             }
             const dir = prepareOutputDir(outDir);
             if (dir.warning) warn(dir.warning);
-            printLines([`  method     ${methodText(snapshotMethodFor(session, join(outDir, `${stem}-1.heapsnapshot`), address.pid))}`]);
+            if (verbose) printLines([`  method     ${methodText(snapshotMethodFor(session, join(outDir, `${stem}-1.heapsnapshot`), address.pid))}`]);
+            if (flags.traceAllocations) printLines(trackingPlanLines(verbose));
             try {
               capture = await captureSeries({
                 session,
@@ -161,6 +170,7 @@ the plan printed first says for about how long.`)
                 ...pacing,
                 sampleEveryMs,
                 signal: stop.signal,
+                ...(flags.traceAllocations ? { afterFirst: async () => void (tracking = await startAllocationTracking(session)) } : {}),
                 events: {
                   ...progress,
                   onSnapshot: (s) => {
@@ -181,9 +191,14 @@ the plan printed first says for about how long.`)
           }
         } finally {
           progress.done();
+          if (tracking) await tracking.stop().catch((err: unknown) => warn(`allocation tracking in pid ${session.info.pid} could not be turned off: ${(err as Error).message} (the end of the session turns it off)`));
           detach = await session.detach();
+          // In a log one line says the analysis starts (its progress lines there are --verbose only).
+          const analysing = showProgress && !verbose && !process.stderr.isTTY && !stop.signal.aborted && capture && capture.snapshots.length >= 2
+            ? `analysing the ${capture.snapshots.length} snapshots` : undefined;
           if (!detach.inspectorClosed && detach.openedByUs) warn(`the inspector of pid ${session.info.pid} ${detach.note}`);
-          else if (detach.openedByUs) process.stderr.write(`leakhunt: inspector: ${detach.note}\n`);
+          if (detach.inspectorClosed && detach.openedByUs) process.stderr.write(`leakhunt: inspector: ${detach.note}${analysing ? `; ${analysing}` : ''}\n`);
+          else if (analysing) process.stderr.write(`leakhunt: ${analysing}\n`);
         }
       } finally {
         stop.dispose();
@@ -201,7 +216,8 @@ the plan printed first says for about how long.`)
 
       const captureRssPeak = readProcStatus('self').peakRssBytes;
       const peakReset = resetPeakRss();
-      const analysisProgress = createProgress(showProgress, process.stderr, verbose);
+      // A terminal gets a live line; a log only the phases with --verbose (the detach line said it started).
+      const analysisProgress = createProgress(showProgress && (process.stderr.isTTY === true || verbose), process.stderr, verbose);
       let label = 'reading';
       const diff = await diffSnapshotFiles(kept.map((s) => s.file), {
         groups: Math.max(groups, DIAGNOSIS_GROUPS),
@@ -249,6 +265,7 @@ the plan printed first says for about how long.`)
           ...(units.unitCount ? { unitCount: units.unitCount } : {}),
           sampleEveryMs,
           endedBy: capture.endedBy,
+          ...(tracking ? { allocationTracking: { startPauseMs: tracking.startPauseMs, stopped: tracking.stopped } } : {}),
           inspector: { host: opened.session.endpoint.host, port: opened.session.endpoint.port, how: opened.session.endpoint.how, ...detach },
         },
         verdict: diagnosis.verdict,

@@ -29,9 +29,9 @@ export function refuseBeforeSignal(place: OutputPlace, force: boolean, flag: '-o
 
 /**
  * Once the heap is known, before the first snapshot: free space against `count` files of the estimated
- * size. Prints the plan's disk line; throws OutputError when they do not fit and there is no --force.
+ * size. Prints the plan's disk line (unless it fits and `printWhenOk` is false); throws OutputError when they do not fit and there is no --force.
  */
-export function assessDiskSpace(place: OutputPlace, estimate: SnapshotEstimate, count: number, force: boolean, flag: '-o' | '--out'): void {
+export function assessDiskSpace(place: OutputPlace, estimate: SnapshotEstimate, count: number, force: boolean, flag: '-o' | '--out', printWhenOk = true): void {
   const neededBytes = estimate.fileBytes * count;
   const each = count > 1 ? ` (${count} × ~${formatBytes(estimate.fileBytes)})` : '';
   if (place.freeBytes === undefined) {
@@ -39,6 +39,7 @@ export function assessDiskSpace(place: OutputPlace, estimate: SnapshotEstimate, 
     return;
   }
   const ok = place.freeBytes >= neededBytes;
+  if (ok && !printWhenOk) return; // attach's short plan: the disk is named only when it is short
   printLines([`  disk       ${formatBytes(place.freeBytes)} free in ${place.dir} against ~${formatBytes(neededBytes)}${each}: ${ok ? 'ok' : 'NOT ENOUGH'}`]);
   if (ok) return;
   const msg = `not enough disk space in ${place.dir} for ${count > 1 ? `${count} heap snapshots` : 'the heap snapshot'}: ~${formatBytes(neededBytes)} needed${each}, ${formatBytes(place.freeBytes)} free`;

@@ -66,7 +66,7 @@ Examples:
       let snapshot: CapturedSnapshot | undefined;
       let exited = false;
       try {
-        opened = await openWithPlan(address, `one snapshot after a forced GC, into ${early ?? defaultFile(0)}`, seen);
+        opened = await openWithPlan(address, `one snapshot, into ${early ?? defaultFile(0)}`, seen);
         const { session } = opened;
         try {
           if (!stop.signal.aborted) {

@@ -1,0 +1,112 @@
+// `leakhunt attach --trace-allocations` on real targets: the top finding names the line of the program
+// that made what leaks (the zoo's listener-per-request: the function that makes the `on(...)` call),
+// the control gets neither a site nor an alarm, and tracking is off once leakhunt ends — normally (the
+// JSON says it was turned off) and by SIGINT (a snapshot the target writes afterwards carries no
+// allocation traces). Expected lines are found in the fixture text at test time.
+// Not here yet: story A's site as the line that creates the grpc-js client. Its top finding is reached
+// through the channel's timer, which grpc-js starts below no frame of the program; the owner rule
+// (src/analysis/diff/survivor-sites.ts) named context-capture.cjs:64 in a single Node 22 run and a
+// LangChain line in all three of a loaded three-Node run (issue 15 stays open for it).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli-process.js';
+import { sleep, startTarget, waitFor } from '../helpers/live-target.js';
+import { requireNodeBinary, type NodeMajor } from '../helpers/node-binaries.js';
+import { resolveFixture } from '../helpers/take-snapshot.js';
+
+interface Frame { function: string; url: string; line: number; column: number }
+interface Finding { className: string; allocation?: { frames: Frame[]; share: number; holder?: { className: string } } }
+interface AttachJson { verdict: string; findings: Finding[]; capture: { inspector: { port: number }; allocationTracking?: { stopped: boolean } } }
+
+/** 1-based line of the first line of `file` that matches `pattern`. */
+function lineOf(file: string, pattern: RegExp): number {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const at = lines.findIndex((l) => pattern.test(l));
+  assert.ok(at >= 0, `${pattern} is in ${file}`);
+  return at + 1;
+}
+
+/** 1-based line of the function declaration that encloses line `line` (the nearest `function` above it). */
+function enclosingFunctionLine(file: string, line: number): number {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (let i = line - 1; i >= 0; i--) if (/^\s*(async\s+)?function\s/.test(lines[i]!)) return i + 1;
+  throw new Error(`no function encloses line ${line} of ${file}`);
+}
+
+async function attachTraced(fixture: string, major: NodeMajor, every: number, rate: number, env: Record<string, string> = {}) {
+  const node = requireNodeBinary(major).path;
+  const target = await startTarget({ fixture, node, nodeArgs: ['--inspect-port=0'], rate, env, warmupMs: 2500 });
+  const dir = mkdtempSync(join(tmpdir(), 'leakhunt-trace-'));
+  try {
+    const r = await runCli([
+      'attach', String(target.pid), '--snapshots', '3', '--counter', 'globalThis.__leakhuntRequests', '--every', String(every),
+      '--interval', '120s', '--sample-every', '250ms', '--out', join(dir, 'out'), '--trace-allocations', '--json',
+    ], { timeoutMs: 240_000 });
+    assert.ok(r.code === 0 || r.code === 1, `attach ran to the end (exit ${r.code}):\n${r.stderr}`);
+    const out = JSON.parse(r.stdout) as AttachJson;
+    // Story A serves gRPC on loopback: only the inspector's port must be gone.
+    assert.ok(!target.listeningPorts().includes(out.capture.inspector.port), 'the inspector is closed');
+    assert.ok(target.alive(), `the target still runs:\n${target.stderr()}`);
+    return { out, stderr: r.stderr };
+  } finally {
+    await target.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('zoo listener-per-request: the site is the function that makes the on(...) call', { timeout: 240_000 }, async () => {
+  const file = resolveFixture('zoo/listener-per-request');
+  const { out } = await attachTraced('zoo/listener-per-request', 22, 100, 100);
+  assert.equal(out.verdict, 'leak');
+  const top = out.findings[0]!;
+  assert.equal(top.className, 'RequestState');
+  const frame = top.allocation?.frames[0];
+  assert.ok(frame?.url.endsWith('fixtures/zoo/listener-per-request.cjs'), JSON.stringify(top.allocation));
+  assert.equal(frame!.line, enclosingFunctionLine(file, lineOf(file, /settingsBus\.on\(/)), JSON.stringify(top.allocation));
+  assert.equal(frame!.function, "handleRequest");
+});
+
+test('the control: no site, no alarm', { timeout: 240_000 }, async () => {
+  const { out } = await attachTraced('control', 22, 100, 100);
+  assert.equal(out.verdict, 'none');
+  assert.deepEqual(out.findings.filter((f) => f.allocation), []);
+  assert.equal(out.capture.allocationTracking?.stopped, true);
+});
+
+/** A target that writes its own heap snapshot on SIGUSR2 (to see whether it still tracks allocations). */
+const SELF_SNAPSHOT = (path: string) => `
+const v8 = require('node:v8');
+globalThis.__leakhuntRequests = 0; globalThis.keep = [];
+setInterval(() => { keep.push({ n: ++globalThis.__leakhuntRequests }); }, 5);
+process.on('SIGUSR2', () => v8.writeHeapSnapshot(${JSON.stringify(path)}));
+`;
+
+test('SIGINT while tracking: exit 130, target alive, tracking off', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'leakhunt-trace-int-'));
+  const own = join(dir, 'own.heapsnapshot');
+  const target = await startTarget({ code: SELF_SNAPSHOT(own), nodeArgs: ['--inspect-port=0'], warmupMs: 300 });
+  try {
+    const cli = spawnCli(['attach', String(target.pid), '--snapshots', '3', '--interval', '20s', '--out', join(dir, 'out'), '--trace-allocations', '--json', '--progress', '--verbose']);
+    await cli.waitForStderr(/snapshot 1 of 3: [^\n]* → /, 60_000);
+    await sleep(1500); // tracking is started once the first snapshot is on disk
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    assert.equal(r.code, 130, r.stderr);
+    assert.deepEqual(target.listeningPorts(), [], 'its inspector is closed');
+    assert.ok(target.alive());
+    process.kill(target.pid, 'SIGUSR2');
+    await waitFor(() => existsSync(own) && readFileSync(own, 'utf8').trimEnd().endsWith('}'), 30_000, 'the target to write its own snapshot');
+    const text = readFileSync(own, 'utf8');
+    const infos = /"trace_function_infos":\[([^\]]*)\]/.exec(text);
+    assert.ok(infos, 'the snapshot has its trace_function_infos section');
+    assert.equal(infos[1], '', 'no allocation traces: tracking is off');
+  } finally {
+    await target.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
