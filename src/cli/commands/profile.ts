@@ -26,10 +26,10 @@ import { addTargetOptions, installStopSignals, leftBehind, openWithPlan, printLi
 
 /**
  * Bytes between samples, on average: twice V8's default. Sampling costs the target per sample taken (a
- * stack walk: ~10 µs a sample on a 60-frame stack, scripts/bench-profile-micro.cjs), so its cost halves with each
- * doubling. On the story fixtures, against a control with the profiler on and next to no samples, 32 KiB
- * cost 5.0% (story A) and 2.4% (C) of the throughput; 64 KiB stayed within the measurement's noise
- * (scripts/bench-profile.js; docs/profile.md, "Cost").
+ * stack walk: ~10 µs a sample on a 60-frame stack, scripts/bench-profile-micro.cjs), so its cost halves
+ * with each doubling. On story A (the deepest stacks of the story fixtures) 32 KiB cost 12.8% and 7.2% of
+ * the throughput in two runs, 64 KiB 6.0%, 4.1% and 0.1% (3.3% on average; scripts/bench-profile.js,
+ * docs/profile.md "Cost").
  */
 export const DEFAULT_SAMPLING_INTERVAL = '64KiB';
 
