@@ -40,6 +40,18 @@ export function targetWriteRefusal(localPid: number | undefined, file: string, p
 }
 
 /**
+ * Statements of a target expression that set `let <name>` to Node's built-in module of that name, from
+ * `process.getBuiltinModule` (Node ≥ 20.16 / 22.3) or else the inspector's command-line `require`;
+ * undefined when neither gives it.
+ */
+function builtinModule(name: 'v8' | 'fs'): string {
+  return `let ${name};
+  try {
+    ${name} = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('node:${name}') : typeof require === 'function' ? require('${name}') : undefined;
+  } catch (e) {}`;
+}
+
+/**
  * What the target runs: `v8.writeHeapSnapshot(path)` from `process.getBuiltinModule` (Node ≥ 20.16 / 22.3)
  * or else the inspector's command-line `require`; its answer is a plain object, returned by value. A
  * thrown system error comes back as its fields (code, errno, syscall), never its message. Nothing is
@@ -47,11 +59,7 @@ export function targetWriteRefusal(localPid: number | undefined, file: string, p
  */
 export function writeSnapshotExpression(path: string): string {
   return `(() => {
-  const p = process;
-  let v8;
-  try {
-    v8 = typeof p.getBuiltinModule === 'function' ? p.getBuiltinModule('node:v8') : typeof require === 'function' ? require('v8') : undefined;
-  } catch (e) {}
+  ${builtinModule('v8')}
   if (!v8 || typeof v8.writeHeapSnapshot !== 'function') return { written: false, missing: true };
   try {
     v8.writeHeapSnapshot(${JSON.stringify(path)});
@@ -144,11 +152,7 @@ export function descriptorsOn(pid: number, path: string, procRoot = PROC_ROOT): 
  */
 export function closeDescriptorsExpression(fds: readonly number[], dev: bigint, ino: bigint): string {
   return `(() => {
-  const p = process;
-  let fs;
-  try {
-    fs = typeof p.getBuiltinModule === 'function' ? p.getBuiltinModule('node:fs') : typeof require === 'function' ? require('fs') : undefined;
-  } catch (e) {}
+  ${builtinModule('fs')}
   if (!fs) return 0;
   let closed = 0;
   for (const fd of ${JSON.stringify(fds)}) {

@@ -7,7 +7,7 @@ import type { InspectorEndpoint } from '../attach/inspector-port.js';
 import type { ProfileEnd } from '../attach/profile-run.js';
 import type { DetachReport } from '../attach/session.js';
 import type { AllocationFrame } from '../analysis/allocation-site.js';
-import type { ProfileFinding, ProfileModel, SiteChecks } from '../diagnose/profile-growth.js';
+import type { ProfileFinding, ProfileModel, SiteChecks, SiteSeries } from '../diagnose/profile-growth.js';
 import { sparkline } from './attach-report.js';
 import type { Block, ReportDocument } from './document.js';
 import { formatBytes, formatCount, formatPercent } from './format.js';
@@ -25,15 +25,12 @@ export interface ProfileReadingJson {
   readonly readMs: number;
 }
 
-export interface ProfileSiteJson {
+/** A site's series as the engine judged it, its folded site spelled out for JSON. */
+export type ProfileSiteJson = Omit<SiteSeries, 'site'> & {
   readonly site: string;
   readonly frames: readonly AllocationFrame[];
   readonly inUserCode: boolean;
-  readonly bytes: readonly number[];
-  readonly samples: readonly number[];
-  readonly addedBytes: number;
-  readonly checks: SiteChecks;
-}
+};
 
 /** What `leakhunt profile --json` prints; `verdict` and `findings` sit at the top level as in attach's. */
 export interface ProfileOutput {

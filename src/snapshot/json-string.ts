@@ -35,7 +35,7 @@ export function decodeJsonStringBytes(bytes: Uint8Array, start: number, end: num
  */
 function decodeEscaped(bytes: Uint8Array, start: number, end: number): string {
   const out = outputFor(end - start);
-  const parts: string[] = [];
+  let parts: string[] | undefined; // only for a lone surrogate: most strings decode in one slice
   let n = 0;
   let i = start;
   while (i < end) {
@@ -64,13 +64,15 @@ function decodeEscaped(bytes: Uint8Array, start: number, end: number): string {
       }
     }
     if (code >= 0xd800 && code <= 0xdfff) {
+      parts ??= [];
       if (n > 0) parts.push(out.utf8Slice(0, n));
       n = 0;
       parts.push(String.fromCharCode(code));
     } else n = putUtf8(out, n, code);
   }
-  if (n > 0 || parts.length === 0) parts.push(out.utf8Slice(0, n));
-  return parts.length === 1 ? parts[0]! : parts.join('');
+  if (parts === undefined) return out.utf8Slice(0, n);
+  if (n > 0) parts.push(out.utf8Slice(0, n));
+  return parts.join('');
 }
 
 /** What a one-letter escape stands for (its byte), -1 for the rest; `\u` is handled apart. */
