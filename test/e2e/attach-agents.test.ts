@@ -95,7 +95,7 @@ async function attachStory(fixture: string, every: number, rate: number, env: Re
     // Left as found.
     assert.equal(out.capture.inspector.inspectorClosed, true);
     // (A and D listen on a loopback port of their own: their in-process gRPC server.)
-    assert.ok(!target.listeningPorts().includes(out.capture.inspector.port), `the inspector port ${out.capture.inspector.port} no longer listens`);
+    assert.ok(!target.listeningPorts().includes(out.capture.inspector.port), `the inspector port ${out.capture.inspector.port} no longer listens; ports ${target.listeningPorts()}; stderr: ${target.stderr().slice(-1500)}`);
     await sleep(300);
     assert.ok(target.alive(), `the agent still runs; its stderr:\n${target.stderr().slice(-2000)}`);
     return { code: r.code, out, stderr: r.stderr };
