@@ -77,15 +77,22 @@ export interface SessionOptions {
 const INFO_EXPRESSION = '({ pid: process.pid, nodeVersion: process.version, memoryUsage: process.memoryUsage() })';
 const MEMORY_EXPRESSION = 'process.memoryUsage()';
 /**
- * Closes the inspector from inside the target, one timer turn after this evaluate has answered (closing
- * it while the evaluate runs would tear the session down under itself). Every reference is taken now,
- * and the timer cannot throw.
+ * Closes the inspector from inside the target, two event-loop turns after this evaluate has answered.
+ *
+ * Why two turns (docs/inspector-close.md): Node answers one SIGUSR1 by two routes, a V8 interrupt and a
+ * libuv async handle, and the first to run opens the inspector. When the interrupt wins while the loop
+ * is busy in one long callback, the async request stays pending until the loop next polls; if
+ * `_debugEnd()` runs before that poll (a timer fires first), the late request opens the inspector again
+ * on the same port. A setImmediate queued from here runs after a poll phase, and one queued from it runs
+ * after the next: by then the pending request has run while the inspector was still open, doing nothing.
+ * Closing while the evaluate runs would tear the session down under itself; every reference is taken
+ * now, and nothing here can throw.
  */
 export const DEBUG_END_EXPRESSION = `(() => {
-  const p = process, end = p._debugEnd;
-  if (typeof end !== 'function') return false;
-  const t = setTimeout(() => { try { end.call(p); } catch (e) {} }, 0);
-  if (t && typeof t.unref === 'function') t.unref();
+  const p = process, end = p._debugEnd, later = setImmediate;
+  if (typeof end !== 'function' || typeof later !== 'function') return false;
+  const unref = (t) => { if (t && typeof t.unref === 'function') t.unref(); };
+  unref(later(() => unref(later(() => { try { end.call(p); } catch (e) {} }))));
   return true;
 })()`;
 /** Object group of the references a user's expression hands back; released at once. */

@@ -98,6 +98,8 @@ async function attachStory(fixture: string, every: number, rate: number, env: Re
     assert.ok(!target.listeningPorts().includes(out.capture.inspector.port), `the inspector port ${out.capture.inspector.port} no longer listens; ports ${target.listeningPorts()}; stderr: ${target.stderr().slice(-1500)}`);
     await sleep(300);
     assert.ok(target.alive(), `the agent still runs; its stderr:\n${target.stderr().slice(-2000)}`);
+    // Opened once: not again by the second of Node's two start requests for one SIGUSR1 (docs/inspector-close.md).
+    assert.equal(target.stderr().match(/^Debugger listening on /gm)?.length, 1, `the inspector opened once; stderr: ${target.stderr().slice(-1500)}`);
     return { code: r.code, out, stderr: r.stderr };
   } finally {
     await target.stop();
