@@ -1,192 +1,81 @@
 #!/usr/bin/env node
-// `npm run bench:attach`: what a snapshot costs the target under `leakhunt attach`, side by side with
-// V8's own `v8.writeHeapSnapshot()` in the same target, on heaps of ~70 and ~300 MiB (issue 13's
-// targets: leakhunt's pause ≤ 1.1× V8's own, leakhunt's capture RSS ≤ 100 MB counting every leakhunt
-// process). Not a test: the figures depend on the machine; the table goes to stdout.
-// Per heap size, in one target (fixtures/heap-size.cjs, which measures its own pauses with a 5 ms timer),
-// the two alternate:
-//   W0 v8.writeHeapSnapshot (warm-up, not counted: the first snapshot of a process faults in its memory),
-//   W1, then `leakhunt attach --snapshots R` (R = --rounds, default 3): S1, W2 during its interval, S2,
-//   W3, …, SR; then W(R+1).
-// The pause of W is the synchronous call's duration (by the target's clock); the pause of S is the sum of
-// every event-loop gap the target saw from 100 ms before leakhunt's first progress line for that snapshot
-// until it was on disk (gaps placed in our time through the target's clock offset): the counter and
-// memory reads, the snapshot, and whatever else in that window (on a loaded machine, timer jitter too:
-// it counts against leakhunt). Ratios: median(S) / median(W), and the median of each S over the mean of
-// the two W beside it (the machine's load drifts over minutes; neighbours share it). The method leakhunt
-// used is read from each snapshot's JSON.
-// leakhunt's RSS: every process of the run summed (scripts/process-tree-rss.js), sampled every 50 ms until
-// the second snapshot is on disk; then the run is stopped with SIGINT (its analysis is not the capture).
-//   node scripts/bench-attach.js [--sizes 70,300] [--rounds 3] [--node /path/to/node]   (the target and leakhunt's node)
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+// `npm run bench:attach`: what leakhunt costs the process it diagnoses, in two parts, each a table on
+// stdout (progress on stderr). Not a test: the figures depend on the machine; the load average is printed
+// with each table. `--only pause` or `--only overhead` runs one part (the pause part takes ~10–20 min on
+// 2 cores, the overhead part ~5 min with the defaults).
+//
+// pause (scripts/lib/attach-pause.js) — a snapshot's pause under `leakhunt attach`, side by side with
+//   V8's own `v8.writeHeapSnapshot()` in the same target, on heaps of ~70 and ~300 MiB (issue 13's targets:
+//   leakhunt's pause ≤ 1.1× V8's own, leakhunt's capture RSS ≤ 100 MB counting every leakhunt process).
+//   Per heap size, in one target (fixtures/heap-size.cjs, which measures its own pauses with a 5 ms timer),
+//   the two alternate: W0 v8.writeHeapSnapshot (warm-up, not counted: the first snapshot of a process
+//   faults in its memory), W1, then `leakhunt attach --snapshots R` (R = --rounds): S1, W2 during its
+//   interval, S2, W3, …, SR; then W(R+1). The pause of W is the synchronous call's duration (by the
+//   target's clock); the pause of S is the sum of every event-loop gap the target saw from 100 ms before
+//   leakhunt's first progress line for that snapshot until it was on disk (gaps placed in our time
+//   through the target's clock offset): the counter and memory reads, the snapshot, and whatever else in
+//   that window (on a loaded machine, timer jitter too: it counts against leakhunt). Ratios: median(S) /
+//   median(W), and the median of each S over the mean of the two W beside it. The method leakhunt used is
+//   read from each snapshot's JSON. leakhunt's RSS: every process of the run summed
+//   (scripts/process-tree-rss.js; the count is in the table), sampled every 50 ms until the second
+//   snapshot is on disk; then the run is stopped with SIGINT (its analysis is not the capture).
+//
+// overhead (scripts/lib/attach-overhead.js) — what the two ways of naming the allocating line cost a
+//   running target, on the story fixtures (A: agents/context-capture, C: agents/callback-retention; `zoo`:
+//   zoo/listener-per-request) served closed-loop as fast as they go: nothing switched on, allocation
+//   tracking as `attach --trace-allocations` runs it, and the sampling heap profiler at `leakhunt
+//   profile`'s default interval. One target per fixture, warmed up (30 turns, 3 s), then windows of
+//   --window seconds alternate: off, tracking, off, sampling, off, … for --cycles cycles (switching on,
+//   switching off and --settle seconds after it fall outside every window). Throughput is the target's
+//   own counter (`globalThis.__leakhuntRequests`) per second of wall time and per second of its CPU time
+//   (every thread); the p99 event-loop delay comes from a 10 ms timer inside the target, pooled over a
+//   configuration's windows; "÷ its neighbours" is each switched-on window's rate over the mean of the off
+//   windows on either side (median): what drifts over minutes (a leaking target slowing, the machine's
+//   load) is shared with them. Both profilers are switched over the inspector with leakhunt's own calls
+//   (scripts/lib/profiler-modes.js) by this process, which stays connected in the off windows too (it
+//   reads the counter at each window's edges and nothing else). The target's RSS is read from /proc for
+//   the target and any process it starts (the count is in the table; the fixtures start none).
+//
+//   node scripts/bench-attach.js [--only pause|overhead] [--node /path/to/node]   (the target's and leakhunt's node)
+//     pause:    [--sizes 70,300] [--rounds 3]
+//     overhead: [--fixtures a,c] [--window 6] [--cycles 4] [--settle 1]   (seconds)
+//     [--json]: the rows of each part as JSON after its table
+import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { sampleTreeRss } from './process-tree-rss.js';
+import { benchOverhead, overheadTable } from './lib/attach-overhead.js';
+import { benchPause, pauseTable } from './lib/attach-pause.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const BIN = join(ROOT, 'bin', 'leakhunt.js');
-const FIXTURE = join(ROOT, 'fixtures', 'heap-size.cjs');
-const { values: opts } = parseArgs({ options: { sizes: { type: 'string', default: '70,300' }, rounds: { type: 'string', default: '3' }, node: { type: 'string', default: process.execPath } } });
-const sizes = opts.sizes.split(',').map(Number);
-const rounds = Math.max(2, Number(opts.rounds));
+const { values: opts } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    node: { type: 'string', default: process.execPath },
+    sizes: { type: 'string', default: '70,300' },
+    rounds: { type: 'string', default: '3' },
+    fixtures: { type: 'string', default: 'a,c' },
+    window: { type: 'string', default: '6' },
+    cycles: { type: 'string', default: '4' },
+    settle: { type: 'string', default: '1' },
+    json: { type: 'boolean' },
+  },
+});
+const parts = opts.only === undefined ? ['pause', 'overhead'] : opts.only.split(',');
+for (const part of parts) if (part !== 'pause' && part !== 'overhead') throw new Error(`--only takes pause or overhead, got "${part}"`);
 const log = (line) => process.stderr.write(`bench:attach: ${line}\n`);
-const mib = (bytes) => bytes / 2 ** 20;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** The heap-size fixture driven through stdin/stdout: one JSON reply per command. */
-async function startTarget(sizeMiB) {
-  const child = spawn(opts.node, ['--inspect-port=0', FIXTURE, String(sizeMiB)], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const waiting = [];
-  let buffered = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => {
-    buffered += d;
-    let nl;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const msg = JSON.parse(buffered.slice(0, nl));
-      buffered = buffered.slice(nl + 1);
-      waiting.shift()?.(msg);
-    }
-  });
-  const next = () => new Promise((resolve) => waiting.push(resolve));
-  const ready = await next();
-  return {
-    pid: child.pid,
-    ready,
-    ask: (line) => {
-      const reply = next();
-      child.stdin.write(`${line}\n`);
-      return reply;
-    },
-    stop: () => child.kill('SIGKILL'),
-  };
-}
-
-function nodeCountOf(file) {
-  const fd = openSync(file, 'r');
-  const head = Buffer.alloc(4096);
-  readSync(fd, head, 0, head.length, 0);
-  closeSync(fd);
-  return Number(/"node_count":(\d+)/.exec(head.toString('latin1'))?.[1] ?? NaN);
-}
-
-/**
- * The target's clock (performance.now()) minus ours (Date.now()), from the quickest of a few round trips
- * while nothing pauses it: to place its gaps in our time.
- */
-async function clockOffset(target) {
-  let best;
-  for (let i = 0; i < 5; i++) {
-    const t0 = Date.now();
-    const r = await target.ask('pauses');
-    const t1 = Date.now();
-    if (!best || t1 - t0 < best.rtt) best = { rtt: t1 - t0, offset: r.nowMs - (t0 + t1) / 2 };
-  }
-  return best.offset;
-}
-
-/**
- * `leakhunt attach --snapshots <rounds>`, with `onSnapshot(n, window)` once snapshot n is on disk; `window` is
- * when it ran by our clock, from its first progress line to its "→" line. Memory samples are taken once an
- * hour, i.e. never during the run: a sample is an evaluate, which would wait for W2 in the interval.
- */
-async function leakhuntAttach(pid, outDir, intervalS, onSnapshot) {
-  const cli = spawn(opts.node, [BIN, 'attach', String(pid), '--snapshots', String(rounds), '--interval', `${intervalS}s`, '--sample-every', '3600s', '--out', outDir, '--progress', '--verbose', '--json'], {
-    env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const rss = sampleTreeRss(cli.pid);
-  let stderr = '';
-  let seen = 0;
-  const startedAt = {};
-  const exited = new Promise((resolve) => cli.on('close', resolve));
-  let chain = Promise.resolve();
-  await new Promise((resolve) => {
-    cli.stderr.setEncoding('utf8').on('data', (d) => {
-      const now = Date.now();
-      stderr += d;
-      for (const m of stderr.matchAll(/snapshot (\d+) of \d+: (?:generating|writing)/g)) startedAt[m[1]] ??= now;
-      const done = (stderr.match(/snapshot \d+ of \d+: [^\n]* → /g) ?? []).length;
-      while (seen < done) {
-        const n = ++seen;
-        const window = { fromMs: startedAt[n] ?? now, toMs: now };
-        chain = chain.then(() => onSnapshot(n, window));
-        if (n === rounds) chain.then(resolve);
-      }
-    });
-    exited.then(resolve);
-  });
-  const { peakKiB, maxProcesses } = rss.stop();
-  cli.kill('SIGINT');
-  await exited;
-  const predicted = /pause {6}~([\d.]+) s/.exec(stderr)?.[1];
-  return { peakKiB, maxProcesses, predictedPauseS: predicted === undefined ? undefined : Number(predicted), stderr, seen };
-}
-
-const sumGaps = (pauses) => pauses.reduce((a, p) => a + p.ms, 0);
-
-const rows = [];
-for (const sizeMiB of sizes) {
-  const dir = mkdtempSync(join(tmpdir(), 'leakhunt-bench-attach-'));
-  log(`${sizeMiB} MiB: building the heap`);
-  const target = await startTarget(sizeMiB);
-  try {
-    const rssStart = target.ready.memory.vmRss;
-    const write = async (name) => {
-      const r = await target.ask(`write ${join(dir, name)}`);
-      log(`  ${name}: V8's own ${r.ms} ms, ${mib(r.bytes).toFixed(0)} MiB, target RSS ${mib(r.memory.vmRss).toFixed(0)} MiB`);
-      rmSync(join(dir, name));
-      return r;
-    };
-    const w0 = await write('w0.heapsnapshot');
-    const w1 = await write('w1.heapsnapshot');
-    const before = (await target.ask('memory')).memory;
-    const offset = await clockOffset(target);
-    const out = join(dir, 'capture');
-    const interval = Math.ceil((1.5 * w1.ms) / 1000) + 20; // room for W2 between S1 and S2
-    log(`  leakhunt attach --snapshots ${rounds} --interval ${interval}s`);
-    const s = [];
-    const w = [w1];
-    const lh = await leakhuntAttach(target.pid, out, interval, async (n, window) => {
-      // Every gap the target saw from leakhunt's first line for the snapshot to its file on disk (by the
-      // target's clock, placed in ours; 100 ms of slack before that line), nothing of the interval before it.
-      const from = window.fromMs + offset - 100, to = window.toMs + offset;
-      const gaps = (await target.ask('pauses')).pauses.filter((g) => g.atMs >= from && g.atMs <= to);
-      s.push(sumGaps(gaps));
-      log(`  S${n}: the target was paused ${s[n - 1]} ms (gaps over 20 ms: ${gaps.map((g) => g.ms).join(', ')} ms; window ${((window.toMs - window.fromMs) / 1000).toFixed(1)} s)`);
-      if (n < rounds) w.push(await write(`w${n + 1}.heapsnapshot`));
-    });
-    if (lh.seen < rounds) throw new Error(`leakhunt took ${lh.seen} of ${rounds} snapshots:\n${lh.stderr}`);
-    const after = (await target.ask('memory')).memory;
-    log(`  leakhunt: RSS of its processes ${(lh.peakKiB / 1024).toFixed(0)} MiB (${lh.maxProcesses} process(es))`);
-    const metas = s.map((_, i) => JSON.parse(readFileSync(join(out, `${target.pid}-${i + 1}.json`), 'utf8')));
-    const nodes = nodeCountOf(join(out, `${target.pid}-1.heapsnapshot`));
-    w.push(await write(`w${rounds + 1}.heapsnapshot`));
-    rows.push({
-      sizeMiB, heapUsed: target.ready.memory.heapUsed, nodes, rssStart, rssAfterWarmup: w0.memory.vmRss,
-      v8Ms: w.map((x) => x.ms), leakhuntMs: s, methods: metas.map((m) => m.method), predictedPauseS: lh.predictedPauseS,
-      leakhuntRssKiB: lh.peakKiB, leakhuntProcesses: lh.maxProcesses,
-      fileBytes: Math.max(...metas.map((m) => m.bytes)), rssAroundLeakhunt: [before.vmRss, after.vmRss], rssEnd: w[w.length - 1].memory.vmRss,
-    });
-  } finally {
-    target.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 const version = spawnSync(opts.node, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim();
-const secs = (xs) => xs.map((m) => (m / 1000).toFixed(1)).join(', ');
-console.log(`leakhunt attach vs v8.writeHeapSnapshot(), Node ${version}, ${new Date().toISOString().slice(0, 10)}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-console.log('| heap | heap nodes | V8 writeHeapSnapshot pause (W1 … ) | leakhunt pause (S1 … ) | method | ratio of medians | median of S / its neighbours\' W | predicted | leakhunt capture RSS (processes) | snapshot file | target RSS: start → after warm-up → end |');
-console.log('|---|---:|---|---|---|---:|---:|---:|---:|---:|---|');
-for (const r of rows) {
-  const ratio = median(r.leakhuntMs) / median(r.v8Ms);
-  const paired = median(r.leakhuntMs.map((ms, i) => ms / ((r.v8Ms[i] + r.v8Ms[i + 1]) / 2)));
-  console.log(`| ${mib(r.heapUsed).toFixed(0)} MiB | ${r.nodes.toLocaleString('en')} | ${secs(r.v8Ms)} s | ${secs(r.leakhuntMs)} s | ${[...new Set(r.methods)].join(', ')} | ` +
-    `${ratio.toFixed(2)} | ${paired.toFixed(2)} | ${r.predictedPauseS ?? '?'} s | ${(r.leakhuntRssKiB / 1024).toFixed(0)} MiB (${r.leakhuntProcesses}) | ${mib(r.fileBytes).toFixed(0)} MiB | ` +
-    `${mib(r.rssStart).toFixed(0)} → ${mib(r.rssAfterWarmup).toFixed(0)} → ${mib(r.rssEnd).toFixed(0)} MiB |`);
+
+if (parts.includes('pause')) {
+  const rows = await benchPause({ node: opts.node, sizes: opts.sizes.split(',').map(Number), rounds: Math.max(2, Number(opts.rounds)), log });
+  console.log(`${pauseTable(rows, version)}\n`);
+  if (opts.json) console.log(`${JSON.stringify(rows)}\n`);
 }
-console.log(`\n${JSON.stringify(rows)}`);
+if (parts.includes('overhead')) {
+  const loadBefore = load();
+  const windowMs = Number(opts.window) * 1000;
+  const cycles = Number(opts.cycles);
+  const rows = await benchOverhead({ node: opts.node, fixtures: opts.fixtures.split(','), windowMs, cycles, settleMs: Number(opts.settle) * 1000, log });
+  console.log(`What tracking and sampling cost the target, Node ${version}, ${new Date().toISOString().slice(0, 10)}, ${cycles} cycles of ${opts.window} s windows; load average before ${loadBefore}, after ${load()}`);
+  console.log(`${overheadTable(rows)}\n`);
+  if (opts.json) console.log(`${JSON.stringify(rows)}\n`);
+}
