@@ -63,6 +63,16 @@ const parts = opts.only === undefined ? ['pause', 'overhead'] : opts.only.split(
 for (const part of parts) if (part !== 'pause' && part !== 'overhead') throw new Error(`--only takes pause or overhead, got "${part}"`);
 const log = (line) => process.stderr.write(`bench:attach: ${line}\n`);
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+/** The 1-minute load average every 10 s while `run` runs: its lowest and highest, for the table's line. */
+async function withLoad(run) {
+  const seen = [loadavg()[0]];
+  const timer = setInterval(() => seen.push(loadavg()[0]), 10_000);
+  try {
+    return { result: await run(), load: `${Math.min(...seen).toFixed(1)}–${Math.max(...seen).toFixed(1)}` };
+  } finally {
+    clearInterval(timer);
+  }
+}
 const version = spawnSync(opts.node, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim();
 
 if (parts.includes('pause')) {
@@ -71,11 +81,10 @@ if (parts.includes('pause')) {
   if (opts.json) console.log(`${JSON.stringify(rows)}\n`);
 }
 if (parts.includes('overhead')) {
-  const loadBefore = load();
   const windowMs = Number(opts.window) * 1000;
   const cycles = Number(opts.cycles);
-  const rows = await benchOverhead({ node: opts.node, fixtures: opts.fixtures.split(','), windowMs, cycles, settleMs: Number(opts.settle) * 1000, log });
-  console.log(`What tracking and sampling cost the target, Node ${version}, ${new Date().toISOString().slice(0, 10)}, ${cycles} cycles of ${opts.window} s windows; load average before ${loadBefore}, after ${load()}`);
+  const { result: rows, load: during } = await withLoad(() => benchOverhead({ node: opts.node, fixtures: opts.fixtures.split(','), windowMs, cycles, settleMs: Number(opts.settle) * 1000, log }));
+  console.log(`What tracking and sampling cost the target, Node ${version}, ${new Date().toISOString().slice(0, 10)}, ${cycles} cycles of ${opts.window} s windows; load average (1 min) ${during} during the run, ${load()} at its end`);
   console.log(`${overheadTable(rows)}\n`);
   if (opts.json) console.log(`${JSON.stringify(rows)}\n`);
 }
