@@ -25,15 +25,21 @@ export async function measureOverhead(target, { modes, cycles = 3, windowMs = 60
   await installLoopDelayProbe(client);
   const windows = [];
   const say = (w) => log(`  ${w.label}: ${w.requests} turns in ${(w.ms / 1000).toFixed(1)} s, ${((w.requests * 1e6) / w.cpuUs).toFixed(1)} per CPU-s, p99 delay ${w.p99DelayMs.toFixed(1)} ms${w.startMs === undefined ? '' : `; on in ${w.startMs} ms, off in ${w.stopMs} ms`}`);
+  /** A protocol error because the target exited by itself says so (story A's agent can end on an error). */
+  const guard = async (command) => {
+    try {
+      return await command();
+    } catch (err) {
+      throw new Error((await target.died()) ?? err.message);
+    }
+  };
   /** One window labelled `label`; its figures are read when it ends, before anything is switched off. */
   const runWindow = async (label) => {
     const rssBefore = treeRssKiB(pid);
-    await markWindow(client, label);
+    await guard(() => markWindow(client, label));
     await sleep(windowMs);
-    const w = await markWindow(client, null);
+    const w = await guard(() => markWindow(client, null));
     const rssAfter = treeRssKiB(pid);
-    const died = target.died();
-    if (died) throw new Error(died);
     windows.push(Object.assign(w, { rssStartKiB: rssBefore.kiB, rssEndKiB: rssAfter.kiB, processes: Math.max(rssBefore.processes, rssAfter.processes) }));
     return w;
   };
@@ -41,11 +47,11 @@ export async function measureOverhead(target, { modes, cycles = 3, windowMs = 60
   for (let cycle = 0; cycle < cycles; cycle++) {
     for (const mode of modes) {
       let t = Date.now();
-      await mode.start(client, target.nodeVersion);
+      await guard(() => mode.start(client, target.nodeVersion));
       const startMs = Date.now() - t;
       const w = await runWindow(mode.label);
       t = Date.now();
-      await mode.stop(client);
+      await guard(() => mode.stop(client));
       say(Object.assign(w, { startMs, stopMs: Date.now() - t }));
       await sleep(settleMs);
       say(await runWindow('off'));
