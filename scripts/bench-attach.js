@@ -25,10 +25,11 @@
 //   zoo/listener-per-request) served closed-loop as fast as they go: nothing switched on, allocation
 //   tracking as `attach --trace-allocations` runs it, and the sampling heap profiler at `leakhunt
 //   profile`'s default interval. One target per fixture, warmed up (30 turns, 3 s), then windows of
-//   --window seconds alternate: off, tracking, off, sampling, off, … for --cycles cycles (switching on,
-//   switching off and --settle seconds after it fall outside every window). Throughput is the target's
-//   own counter (`globalThis.__leakhuntRequests`) per second of wall time and per second of its CPU time
-//   (every thread); the p99 event-loop delay comes from a 10 ms timer inside the target, pooled over a
+//   --window seconds alternate: off, sampling, off, sampling, … (--cycles times), then off, tracking,
+//   off, tracking, …, off (switching on, switching off and --settle seconds after it fall outside every
+//   window; each mode in one block: tracking slows the target for a while after it is off). Throughput
+//   is the target's own counter (`globalThis.__leakhuntRequests`) per second of wall time and per second
+//   of its CPU time (every thread); the p99 event-loop delay comes from a 10 ms timer inside the target, pooled over a
 //   configuration's windows; "÷ its neighbours" is each switched-on window's rate over the mean of the off
 //   windows on either side (median): what drifts over minutes (a leaking target slowing, the machine's
 //   load) is shared with them. Both profilers are switched over the inspector with leakhunt's own calls

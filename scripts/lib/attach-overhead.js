@@ -1,7 +1,8 @@
 // `npm run bench:attach -- --only overhead`: what leakhunt's two ways of naming the allocating line cost a
 // running target, side by side in one target per fixture: nothing switched on, `attach
 // --trace-allocations`' allocation tracking, and `leakhunt profile`'s sampling heap profiler at its default
-// interval (scripts/lib/profiler-modes.js), in alternating windows (scripts/lib/overhead-windows.js).
+// interval (scripts/lib/profiler-modes.js), in alternating windows (scripts/lib/overhead-windows.js),
+// sampling's block first: tracking leaves the target slower for a while after it is off.
 import { benchFixture, startBenchTarget, warmUp } from './bench-target.js';
 import { measureOverhead } from './overhead-windows.js';
 import { DEFAULT_SAMPLING_BYTES, TRACKING, sampling } from './profiler-modes.js';
@@ -14,7 +15,7 @@ export async function benchOverhead({ node, fixtures, windowMs, cycles, settleMs
     const target = await startBenchTarget(node, fixture);
     try {
       await warmUp(target);
-      const { windows, configs } = await measureOverhead(target, { modes: [TRACKING, sampling(DEFAULT_SAMPLING_BYTES)], cycles, windowMs, settleMs, log });
+      const { windows, configs } = await measureOverhead(target, { modes: [sampling(DEFAULT_SAMPLING_BYTES), TRACKING], cycles, windowMs, settleMs, log });
       rows.push({ fixture: fixture.file, what: fixture.what, node: target.nodeVersion, windowMs, cycles, configs, windows });
     } finally {
       await target.stop();
