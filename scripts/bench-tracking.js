@@ -5,7 +5,7 @@
 // The measurement is scripts/lib/overhead-windows.js, shared with `npm run bench:attach -- --only
 // overhead` (which also measures the sampling profiler beside it); src/attach/tracking-cost.ts and
 // docs/allocation-sites.md hold the measured figures. Not a test: the figures depend on the machine.
-//   node scripts/bench-tracking.js [--window 8] [--cycles 1] [--fixtures a,c,zoo] [--node /path/to/node] [--json]
+//   npm run bench:tracking -- [--window 8] [--cycles 1] [--fixtures a,c,zoo] [--node /path/to/node] [--json]
 import { parseArgs } from 'node:util';
 import { BENCH_FIXTURES, benchFixture, startBenchTarget, warmUp } from './lib/bench-target.js';
 import { measureOverhead } from './lib/overhead-windows.js';

@@ -23,9 +23,10 @@ const median = (xs) => {
 /**
  * Runs the schedule on `target` (scripts/lib/bench-target.js, warmed up) and returns
  * `{ windows, configs }`: every window in order, and per label (`off` first, then each mode's) the
- * aggregate described above.
+ * aggregate described above. `interleave`: off, mode 1, off, mode 2, …, per cycle instead of blocks (for
+ * modes that leave nothing behind, e.g. sampling intervals: a drift then reaches every mode alike).
  */
-export async function measureOverhead(target, { modes, cycles = 3, windowMs = 6000, settleMs = 1000, log = () => {} }) {
+export async function measureOverhead(target, { modes, cycles = 3, windowMs = 6000, settleMs = 1000, interleave = false, log = () => {} }) {
   const { client, pid } = target;
   await installLoopDelayProbe(client);
   const windows = [];
@@ -49,18 +50,17 @@ export async function measureOverhead(target, { modes, cycles = 3, windowMs = 60
     return w;
   };
   say(await runWindow('off'));
-  for (const mode of modes) {
-    for (let cycle = 0; cycle < cycles; cycle++) {
-      let t = Date.now();
-      await guard(() => mode.start(client, target.nodeVersion));
-      const startMs = Date.now() - t;
-      const w = await runWindow(mode.label);
-      t = Date.now();
-      await guard(() => mode.stop(client));
-      say(Object.assign(w, { startMs, stopMs: Date.now() - t }));
-      await sleep(settleMs);
-      say(await runWindow('off'));
-    }
+  const sequence = interleave ? Array.from({ length: cycles }, () => modes).flat() : modes.flatMap((m) => new Array(cycles).fill(m));
+  for (const mode of sequence) {
+    let t = Date.now();
+    await guard(() => mode.start(client, target.nodeVersion));
+    const startMs = Date.now() - t;
+    const w = await runWindow(mode.label);
+    t = Date.now();
+    await guard(() => mode.stop(client));
+    say(Object.assign(w, { startMs, stopMs: Date.now() - t }));
+    await sleep(settleMs);
+    say(await runWindow('off'));
   }
   const pooled = await pooledDelays(client);
   const labels = ['off', ...modes.map((m) => m.label)];
