@@ -5,8 +5,9 @@
 // behind falls on its own neighbours only: in a run that interleaved them (off, tracking, off, sampling,
 // …; docs/profile.md), story A's off windows after tracking ran ~30% slower than those after sampling
 // (on Node 20 tracking discards the compiled code, scripts/lib/profiler-modes.js), and the sampling
-// window between the two read −20%. Switching a mode on or off, and `settleMs` after it is off, fall
-// outside every window (the switch times are reported on their own). Per configuration: turns a second
+// window between the two read −20%. Switching a mode on or off, `settleMs` after it is off and a full GC
+// before each window (HeapProfiler.collectGarbage) fall outside every window (the switch times are
+// reported on their own). Per configuration: turns a second
 // of wall time and of the target's CPU time (summed over its windows), the p99 event-loop delay pooled
 // over its windows (scripts/lib/loop-delay-probe.js), the median over its windows of (its rate ÷ the
 // mean of its two neighbours' off rates), and the target's RSS (scripts/process-tree-rss.js: the target
@@ -39,8 +40,13 @@ export async function measureOverhead(target, { modes, cycles = 3, windowMs = 60
       throw new Error((await target.died()) ?? err.message);
     }
   };
-  /** One window labelled `label`; its figures are read when it ends, before anything is switched off. */
+  /**
+   * One window labelled `label`, begun right after a full GC: stopSampling and startTrackingHeapObjects
+   * each run one, so without it the window after them would start on a cleaner heap than the others.
+   * Its figures are read when it ends, before anything is switched off.
+   */
   const runWindow = async (label) => {
+    await guard(() => client.HeapProfiler.collectGarbage());
     const rssBefore = treeRssKiB(pid);
     await guard(() => markWindow(client, label));
     await sleep(windowMs);
