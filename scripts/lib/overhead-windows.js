@@ -3,15 +3,14 @@
 // window has an off window on either side (a target that slows as its leak grows, or a machine that gets
 // busier, is shared with its neighbours). Each mode's windows come in one block, so what a mode leaves
 // behind falls on its own neighbours only: in a run that interleaved them (off, tracking, off, sampling,
-// …; docs/profile.md), story A's off windows after tracking ran ~30% slower than those after sampling
-// (on Node 20 tracking discards the compiled code, scripts/lib/profiler-modes.js), and the sampling
-// window between the two read −20%. Switching a mode on or off, `settleMs` after it is off and a full GC
-// before each window (HeapProfiler.collectGarbage) fall outside every window (the switch times are
-// reported on their own). Per configuration: turns a second
-// of wall time and of the target's CPU time (summed over its windows), the p99 event-loop delay pooled
-// over its windows (scripts/lib/loop-delay-probe.js), the median over its windows of (its rate ÷ the
-// mean of its two neighbours' off rates), and the target's RSS (scripts/process-tree-rss.js: the target
-// and any child of it).
+// …; docs/profile.md#cost), story A's off windows right after tracking ran about a third slower than
+// those after sampling, and the sampling window between the two read −20%. Switching a mode on or off,
+// `settleMs` after it is off and a full GC before each window (HeapProfiler.collectGarbage) fall outside
+// every window (the switch times are reported on their own). Per configuration: turns a second of wall
+// time and of the target's CPU time (summed over its windows), the p99 event-loop delay pooled over its
+// windows (scripts/lib/loop-delay-probe.js), the median over its windows of (its rate ÷ the mean of its
+// two neighbours' off rates), and the target's RSS (scripts/process-tree-rss.js: the target and any
+// child of it).
 import { treeRssKiB } from '../process-tree-rss.js';
 import { sleep } from './bench-target.js';
 import { installLoopDelayProbe, markWindow, pooledDelays } from './loop-delay-probe.js';
