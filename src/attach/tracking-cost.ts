@@ -1,5 +1,6 @@
-// What allocation tracking costs a target, measured (scripts/bench-tracking.js; the figures and the run
-// are in docs/allocation-sites.md): the plan of `attach --trace-allocations` says it before starting.
+// What allocation tracking costs a target, measured (`npm run bench:attach -- --only overhead`; the
+// figures and the runs are in docs/profile.md#cost and docs/allocation-sites.md): the plan of
+// `attach --trace-allocations` says it before starting.
 // Calibrated constants, like snapshot-cost.ts's: re-measure and update both places together.
 
 export interface TrackingCost {
@@ -14,11 +15,15 @@ export interface TrackingCost {
   readonly measuredOn: string;
 }
 
-/** scripts/bench-tracking.js --window 6, Node 20.20.2, 2 shared cores (docs/allocation-sites.md). */
+/**
+ * `npm run bench:attach -- --only overhead`, two runs (2d59bb9, c33653f), Node 20.20.2, 2 shared cores
+ * (docs/profile.md#cost, docs/allocation-sites.md): turns lost 87–99% (wall, pooled per configuration),
+ * p99 delay of the worst fixture (story A) and the longest start, from the later run.
+ */
 export const TRACKING_COST: TrackingCost = {
-  throughputLoss: { min: 0.69, max: 0.94 },
-  extraRssBytes: { min: -40 * 2 ** 20, max: -9 * 2 ** 20 },
-  p99DelayMs: { off: 489, on: 774 },
-  startPauseMs: 1193,
+  throughputLoss: { min: 0.87, max: 0.99 },
+  extraRssBytes: { min: -125 * 2 ** 20, max: -8 * 2 ** 20 },
+  p99DelayMs: { off: 161, on: 2090 },
+  startPauseMs: 3828,
   measuredOn: 'story A, story C and zoo listener-per-request on Node 20.20.2',
 };
