@@ -15,7 +15,7 @@ import type { AllocationStacks } from '../allocation-stacks.js';
 import type { HeapAnalysis } from '../heap-analysis.js';
 
 /** A class's objects must have at least this many recorded stacks to speak for the others. */
-const MIN_RECORDED = 3;
+const MIN_RECORDED = 2;
 /** ... and at least this share of them must name one site. */
 const MIN_AGREEMENT = 0.5;
 
