@@ -38,11 +38,6 @@ export class ClassSites {
     this.#bornAfter = bornAfter;
   }
 
-  /** `ordinal`'s own recorded site, or undefined when V8 recorded no stack for it. */
-  recordedSiteOf(ordinal: number): AllocationSite | undefined {
-    return this.#stacks.siteOf(ordinal);
-  }
-
   /** `ordinal`'s own site, else (an object born in the series) its class's, else undefined. */
   siteOf(ordinal: number): KnownSite | undefined {
     const own = this.#stacks.siteOf(ordinal);

@@ -12,10 +12,11 @@
 //   from an object older than the series (the list's head): then the chain says nothing about what the
 //   holder is for. Otherwise the chain's own next hop is what keeps it, and it is weighed there.
 // Only objects born in the series count: an old object that holds a new resource did not make it for
-// the growth. Callback owners first (nearest first), then keepers in retainer order. The callback and
-// its closure's context are candidates too, but only by their own recorded stacks (`ownStackOnly`): a
-// closure or a context is made by whatever code runs, so what others of its kind were made at says
-// nothing about it (class-sites.ts).
+// the growth. What the callback captured first (nearest first), then keepers in retainer order. The
+// callback and its closure's context are only the way there, never owners: they are made wherever the
+// library's code runs (story A: grpc-js's deadline callback, made inside the program's call to the
+// client, would name the call's line, not the client's; a context's stack is often another function's:
+// V8 names the function an inlined one ran in).
 
 import type { HeapAnalysis } from '../heap-analysis.js';
 import { retainingEdgeOf } from '../retainer-index.js';
@@ -27,27 +28,21 @@ const CAPTURE_EDGE = /^(context|bound_this|bound_function|this)$/;
 /** Holder → callback → its context → a variable or `this`: an owner is at most this far. */
 const OWNER_HOPS = 3;
 
-export interface Owner {
-  readonly ordinal: number;
-  /** The callback itself or its closure's context: named by its own stack only (see the header). */
-  readonly ownStackOnly: boolean;
-}
-
 /**
  * Objects born after `bornAfter` that `holder` works for, nearest first (see the header); `next` is
  * the hop that holds `holder` on the chain being walked (undefined at its end).
  */
-export function ownersOf(analysis: HeapAnalysis, holder: number, next: number | undefined, bornAfter: number): Owner[] {
+export function ownersOf(analysis: HeapAnalysis, holder: number, next: number | undefined, bornAfter: number): number[] {
   const owners = callbackOwners(analysis, holder, bornAfter);
   const { classOf } = analysis.classIndex;
   const listed = next === undefined || analysis.graph.nodeId[next]! <= bornAfter || classOf[next] === classOf[holder];
-  if (listed) for (const ordinal of keepers(analysis, holder, bornAfter)) owners.push({ ordinal, ownStackOnly: false });
+  if (listed) for (const ordinal of keepers(analysis, holder, bornAfter)) owners.push(ordinal);
   return owners;
 }
 
-function callbackOwners(analysis: HeapAnalysis, holder: number, bornAfter: number): Owner[] {
+function callbackOwners(analysis: HeapAnalysis, holder: number, bornAfter: number): number[] {
   const g = analysis.graph;
-  const out: Owner[] = [];
+  const out: number[] = [];
   let frontier = [holder];
   for (let depth = 0; depth < OWNER_HOPS && frontier.length > 0; depth++) {
     const next: number[] = [];
@@ -61,8 +56,7 @@ function callbackOwners(analysis: HeapAnalysis, holder: number, bornAfter: numbe
         const to = g.edgeTarget[e]!;
         if (g.nodeId[to]! <= bornAfter || to === holder) continue;
         // Depth 0 reaches the callback, depth 1 its context (or a bound receiver), depth 2 the variables.
-        const stepping = depth === 0 || (depth === 1 && name === 'context');
-        out.push({ ordinal: to, ownStackOnly: stepping });
+        if (depth > 0 && !(depth === 1 && name === 'context')) out.push(to);
         next.push(to);
       }
     }

@@ -116,10 +116,10 @@ function userMade(
 ): { site?: AllocationSite; owner?: number; known: boolean } {
   let known = false;
   for (const owner of ownersOf(analysis, holder, next, bornAfter)) {
-    const site = owner.ownStackOnly ? sites.recordedSiteOf(owner.ordinal) : sites.siteOf(owner.ordinal)?.site;
+    const site = sites.siteOf(owner)?.site;
     if (site === undefined) continue;
     known = true;
-    if (site.inUserCode) return { site, owner: owner.ordinal, known };
+    if (site.inUserCode) return { site, owner, known };
   }
   const own = sites.siteOf(holder)?.site;
   if (own?.inUserCode) return { site: own, known: true };
