@@ -1,12 +1,12 @@
 // `leakhunt attach --trace-allocations` on real targets: the top finding names the line of the program
 // that made what leaks (the zoo's listener-per-request: the function that makes the `on(...)` call),
-// the control gets neither a site nor an alarm, and tracking is off once leakhunt ends — normally (the
-// JSON says it was turned off) and by SIGINT (a snapshot the target writes afterwards carries no
-// allocation traces). Expected lines are found in the fixture text at test time.
-// Not here yet: story A's site as the line that creates the grpc-js client. Its top finding is reached
-// through the channel's timer, which grpc-js starts below no frame of the program; the owner rule
-// (src/analysis/diff/survivor-sites.ts) named context-capture.cjs:64 in a single Node 22 run and a
-// LangChain line in all three of a loaded three-Node run (issue 15 stays open for it).
+// or, when a library made the leaked objects in its own callbacks, the line that made the object the
+// library made them for (per-request-client: the function that creates a PulseClient, whose heartbeat
+// timer holds the library's Sessions and records). The control gets neither a site nor an alarm, and
+// tracking is off once leakhunt ends — normally (the JSON says it was turned off) and by SIGINT (a
+// snapshot the target writes afterwards carries no allocation traces). Expected lines are found in the
+// fixture text at test time. Story A is not here: its site is right in 26 of 36 measured runs, not in
+// every run (V8 keeps too few of the channels' stacks in the others; docs/allocation-sites.md).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ import { requireNodeBinary, type NodeMajor } from '../helpers/node-binaries.js';
 import { resolveFixture } from '../helpers/take-snapshot.js';
 
 interface Frame { function: string; url: string; line: number; column: number }
-interface Finding { className: string; allocation?: { frames: Frame[]; share: number; holder?: { className: string } } }
+interface Finding { className: string; allocation?: { frames: Frame[]; share: number; holder?: { className: string; owner?: string } } }
 interface AttachJson { verdict: string; findings: Finding[]; capture: { inspector: { port: number }; allocationTracking?: { stopped: boolean } } }
 
 /** 1-based line of the first line of `file` that matches `pattern`. */
@@ -58,6 +58,19 @@ async function attachTraced(fixture: string, major: NodeMajor, every: number, ra
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+test('per-request-client: the site is the function that creates the client whose timer holds the library\'s objects', { timeout: 240_000 }, async () => {
+  const file = resolveFixture('per-request-client');
+  const { out } = await attachTraced('per-request-client', 20, 100, 100);
+  assert.equal(out.verdict, 'leak');
+  const top = out.findings[0]!;
+  assert.match(top.className, /^(Session|InFlight)$/, 'the library\'s objects lead');
+  const frame = top.allocation?.frames[0];
+  assert.ok(frame?.url.endsWith('fixtures/per-request-client.cjs'), JSON.stringify(top.allocation));
+  assert.equal(frame!.line, enclosingFunctionLine(file, lineOf(file, /new PulseClient\(/)), JSON.stringify(top.allocation));
+  assert.equal(frame!.function, 'handleRequest');
+  assert.equal(top.allocation?.holder?.owner, 'PulseClient', JSON.stringify(top.allocation));
+});
 
 test('zoo listener-per-request: the site is the function that makes the on(...) call', { timeout: 240_000 }, async () => {
   const file = resolveFixture('zoo/listener-per-request');

@@ -3,23 +3,28 @@
 //
 // When no member was made in the user's own code (story A: LangChain makes its RunTrees in its own
 // continuations, below no frame of the program), the members' site says nothing a user can change;
-// what they can change is what made the HOLDER that keeps them: the chain from a member towards the
-// root is walked, and the first holder that was itself born after the first snapshot and made in user
-// code names the site (story A: the grpc-js Timeout that captured the store, made under the line that
-// creates the client). `holder` then says which hop of the chain it is. A holder that a library made in
-// a callback of its own, below no frame of the program (story A's channel timer, started when the
-// connection came up), is traced to its OWNER: what its callback runs for — the timer's `_onTimeout`
-// closure, its context, the `this` it captured (the InternalChannel, made at the line that creates the
-// client). `holder.owner` then names that class. docs/allocation-sites.md.
+// what they can change is what made the HOLDER that keeps them. Each member's chain is walked towards
+// the root over holders born after the first snapshot; at each, the first of these made in user code
+// names the site: an object the holder works for (holder-owners.ts: what its callback captured, or who
+// keeps it in a property when the chain reaches it through a list), else the holder itself (story A:
+// the grpc-js Timeout that captured the store → its InternalChannel, made at the line that creates the
+// client). A holder of the same class as the hop below it (the next Timeout of a timer list, a parent
+// RunTree) is passed over: it holds the member as a link, and what made it says nothing about this one.
+// Sites are the objects' own stacks or, where V8 recorded none, their class's (class-sites.ts). The
+// most common site names the group when it made the holders of at least a quarter of the members that
+// had any holder with a known site (`located`), and `holder` says which hop and class, `holder.owner`
+// the owner's class. docs/allocation-sites.md.
 
 import { allocationSiteKey, type AllocationSite } from '../allocation-site.js';
 import { AllocationStacks } from '../allocation-stacks.js';
 import type { HeapAnalysis } from '../heap-analysis.js';
 import type { RetainerPaths } from '../retainer-paths.js';
+import { ClassSites } from './class-sites.js';
+import { ownersOf } from './holder-owners.js';
 
 export interface GroupAllocation {
   readonly site: AllocationSite;
-  /** Of the members whose site (or whose holder's site) is known, the fraction this site made. */
+  /** Of the members whose site (or, for a holder's site, whose holders' sites) is known, the fraction this site made. */
   readonly share: number;
   /** Set when the site made a holder on the members' chain, not the members: its class and hop (0 = the member). */
   readonly holder?: { readonly className: string; readonly hop: number; readonly owner?: string };
@@ -29,14 +34,8 @@ export interface GroupAllocation {
 const MEMBERS_WALKED = 200;
 /** How far up a member's chain a holder may be. */
 const HOLDER_HOPS = 16;
-/** A holder's site names the finding only when it made the holders of at least this share of the members walked. */
+/** A holder's site names the finding only when it made the holders of at least this share of the members located. */
 const MIN_HOLDER_SHARE = 0.25;
-/** Edges by which an async resource holds what it will run: a timer's or immediate's callback, a listener. */
-const CALLBACK_EDGE = /^(_onTimeout|_onImmediate|callback|_callback|listener|handler|bound_this|bound_function)$/;
-/** Past the callback: a closure's context and its variables, a bound function's receiver. */
-const CAPTURE_EDGE = /^(context|bound_this|bound_function|this)$/;
-/** Holder → callback → its context → a variable or `this`: the owner is at most this far. */
-const OWNER_HOPS = 3;
 
 /** Per group (`groupOf[n]`, -1 for none), where it was made; undefined when the snapshot has no allocation traces. */
 export function allocationOfGroups(
@@ -44,75 +43,85 @@ export function allocationOfGroups(
 ): (GroupAllocation | undefined)[] | undefined {
   const stacks = AllocationStacks.of(analysis.graph);
   if (stacks === undefined) return undefined;
+  const classSites = new ClassSites(analysis, stacks, bornAfter);
   const members: number[][] = Array.from({ length: groups }, () => []);
   for (let n = 0; n < groupOf.length; n++) if (groupOf[n]! >= 0) members[groupOf[n]!]!.push(n);
   return members.map((m) => {
-    const sites = stacks.countSites(m);
-    const [top] = sites;
+    const counted = stacks.countSites(m);
+    const [top] = counted;
     // The user's own site, when it made the most of them or at least a quarter: one npm test run under
     // load gave 40% of the zoo's RequestStates the stack of process.memoryUsage() (leakhunt's own sampler
     // in the target; why V8 did so is not known), which outvoted the line that made them.
-    const own = sites.find((s, i) => s.site.inUserCode && (i === 0 || s.share >= MIN_HOLDER_SHARE));
+    const own = counted.find((s, i) => s.site.inUserCode && (i === 0 || s.share >= MIN_HOLDER_SHARE));
     if (own) return { site: own.site, share: own.share };
-    return holderSite(analysis, paths, stacks, m, bornAfter) ?? (top ? { site: top.site, share: top.share } : undefined);
+    return holderSite(analysis, paths, classSites, m, bornAfter) ?? (top ? { site: top.site, share: top.share } : undefined);
   });
 }
 
+interface HolderTally {
+  readonly site: AllocationSite;
+  count: number;
+  /** Per way of holding (hop, holder class, owner class): how many members, and one example. */
+  readonly ways: Map<string, { count: number; hop: number; holder: number; owner?: number }>;
+}
+
 function holderSite(
-  analysis: HeapAnalysis, paths: RetainerPaths, stacks: AllocationStacks, members: readonly number[], bornAfter: number,
+  analysis: HeapAnalysis, paths: RetainerPaths, sites: ClassSites, members: readonly number[], bornAfter: number,
 ): GroupAllocation | undefined {
   const { nodeId } = analysis.graph;
+  const { classOf } = analysis.classIndex;
   const step = Math.max(1, Math.floor(members.length / MEMBERS_WALKED));
-  const counts = new Map<string, { site: AllocationSite; hop: number; holder: number; count: number; owner?: number }>();
-  let walked = 0;
+  const bySite = new Map<string, HolderTally>();
+  let located = 0;
   for (let i = 0; i < members.length; i += step) {
-    walked++;
     const chain = paths.shortestPath(members[i]!, HOLDER_HOPS);
+    let known = false;
     for (let hop = 1; hop < chain.length; hop++) {
       const holder = chain[hop]!.ordinal;
       if (nodeId[holder]! <= bornAfter) break; // a holder older than the series: what holds the growth, made before it
-      const own = stacks.siteOf(holder);
-      const owner = own?.inUserCode ? undefined : ownerOf(analysis, stacks, holder, bornAfter);
-      const site = own?.inUserCode ? own : owner === undefined ? undefined : stacks.siteOf(owner);
-      if (site === undefined || !site.inUserCode) continue;
-      const key = `${allocationSiteKey(site)}\n${hop}`;
-      const entry = counts.get(key);
-      if (entry) entry.count++;
-      else counts.set(key, { site, hop, holder, count: 1, ...(owner === undefined ? {} : { owner }) });
+      // A neighbour of the hop below it in a list or tree of one kind (a timer list's next Timeout, a
+      // parent RunTree) holds it as a link only: what made that neighbour says nothing about this one.
+      if (classOf[holder] === classOf[chain[hop - 1]!.ordinal]) continue;
+      const found = userMade(analysis, sites, holder, chain[hop + 1]?.ordinal, bornAfter);
+      known ||= found.known;
+      if (!found.site) continue;
+      const key = allocationSiteKey(found.site);
+      let tally = bySite.get(key);
+      if (!tally) bySite.set(key, (tally = { site: found.site, count: 0, ways: new Map() }));
+      tally.count++;
+      const way = `${hop} ${classOf[holder]} ${found.owner === undefined ? '' : classOf[found.owner]}`;
+      const w = tally.ways.get(way);
+      if (w) w.count++;
+      else tally.ways.set(way, { count: 1, hop, holder, ...(found.owner === undefined ? {} : { owner: found.owner }) });
       break;
     }
+    if (known) located++;
   }
-  let best: { site: AllocationSite; hop: number; holder: number; count: number; owner?: number } | undefined;
-  for (const entry of counts.values()) if (!best || entry.count > best.count) best = entry;
-  if (!best || best.count / walked < MIN_HOLDER_SHARE) return undefined;
-  const owner = best.owner === undefined ? {} : { owner: analysis.className(best.owner) };
-  return { site: best.site, share: best.count / walked, holder: { className: analysis.className(best.holder), hop: best.hop, ...owner } };
+  let best: HolderTally | undefined;
+  for (const tally of bySite.values()) if (!best || tally.count > best.count) best = tally;
+  if (!best || best.count / located < MIN_HOLDER_SHARE) return undefined;
+  let way: { count: number; hop: number; holder: number; owner?: number } | undefined;
+  for (const w of best.ways.values()) if (!way || w.count > way.count) way = w;
+  const owner = way!.owner === undefined ? {} : { owner: analysis.className(way!.owner) };
+  return { site: best.site, share: best.count / located, holder: { className: analysis.className(way!.holder), hop: way!.hop, ...owner } };
 }
 
 /**
- * The object a library-made holder works for: from the holder through a callback edge, then through
- * closure contexts, variables and bound receivers, the first object born in the series that the user's
- * code made. Only those edges: a timer's list neighbours or the store it captured are not its owner.
+ * Whether the user's code made `holder`'s owner (holder-owners.ts) or, failing that, `holder` itself:
+ * the site, and the owner when it was the owner; `known` when any of them has a site at all (recorded,
+ * or agreed by its class: class-sites.ts), user code or not.
  */
-function ownerOf(analysis: HeapAnalysis, stacks: AllocationStacks, holder: number, bornAfter: number): number | undefined {
-  const g = analysis.graph;
-  let frontier = [holder];
-  for (let depth = 0; depth < OWNER_HOPS && frontier.length > 0; depth++) {
-    const next: number[] = [];
-    for (const from of frontier) {
-      for (let e = g.firstEdge[from]!; e < g.firstEdge[from + 1]!; e++) {
-        const type = g.edgeType[e]!;
-        if (type === g.edgeTypes.weak || type === g.edgeTypes.element || type === g.edgeTypes.hidden) continue;
-        const name = g.edgeNameOf(e);
-        const follows = depth === 0 ? CALLBACK_EDGE.test(name) : CAPTURE_EDGE.test(name) || type === g.edgeTypes.context;
-        if (!follows) continue;
-        const to = g.edgeTarget[e]!;
-        if (g.nodeId[to]! <= bornAfter) continue;
-        if (depth > 0 && stacks.siteOf(to)?.inUserCode) return to;
-        next.push(to);
-      }
-    }
-    frontier = next;
+function userMade(
+  analysis: HeapAnalysis, sites: ClassSites, holder: number, next: number | undefined, bornAfter: number,
+): { site?: AllocationSite; owner?: number; known: boolean } {
+  let known = false;
+  for (const owner of ownersOf(analysis, holder, next, bornAfter)) {
+    const site = sites.siteOf(owner)?.site;
+    if (site === undefined) continue;
+    known = true;
+    if (site.inUserCode) return { site, owner, known };
   }
-  return undefined;
+  const own = sites.siteOf(holder)?.site;
+  if (own?.inUserCode) return { site: own, known: true };
+  return { known: known || own !== undefined };
 }
