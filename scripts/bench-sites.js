@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// `npm run bench:sites`: how often `attach --trace-allocations` names the line the user should change,
+// run after run (issue 15). Not a test: the answer depends on which stacks V8 keeps, which varies from
+// run to run (docs/allocation-sites.md, Limits), so it is a rate, measured here and quoted in the docs.
+// Per fixture and Node major, N runs one at a time: the fixture free-running with its inspector opened
+// by SIGUSR1 (--inspect-port=0), `leakhunt attach --snapshots 3 --counter … --every E --trace-allocations
+// --json`, the top finding's first frame compared with the expected line, found in the fixture's text:
+//   story A (agents/context-capture): the line with `new SearchClient(`;
+//   per-request-client: the line of the function that encloses `new PulseClient(`.
+// One line per run on stdout (site, share, holder), then the rate per fixture and Node.
+//   node scripts/bench-sites.js [--runs 5] [--nodes 20,22,24] [--fixtures a,pulse]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { requireNodeBinary } from '../dist/test/helpers/node-binaries.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const BIN = join(ROOT, 'bin', 'leakhunt.js');
+const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '5' }, nodes: { type: 'string', default: '20,22,24' }, fixtures: { type: 'string', default: 'a,pulse' } } });
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (line) => process.stderr.write(`bench:sites: ${line}\n`);
+
+function lineOf(file, pattern) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  return lines.findIndex((l) => pattern.test(l)) + 1;
+}
+function enclosingFunctionLine(file, line) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (let i = line - 1; i >= 0; i--) if (/^\s*(async\s+)?function\s/.test(lines[i])) return i + 1;
+  return 0;
+}
+
+const FIXTURES = {
+  a: { name: 'agents/context-capture', every: 6, rate: 50, expected: (f) => lineOf(f, /new SearchClient\(/) },
+  pulse: { name: 'per-request-client', every: 100, rate: 100, expected: (f) => enclosingFunctionLine(f, lineOf(f, /new PulseClient\(/)) },
+};
+
+function catchesSigusr1(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('SigCgt:'));
+    return (BigInt(`0x${line.slice(7).trim()}`) & 0x200n) !== 0n;
+  } catch {
+    return false;
+  }
+}
+
+async function oneRun(fixture, node) {
+  const file = join(ROOT, 'fixtures', `${fixture.name}.cjs`);
+  const target = spawn(node, ['--inspect-port=0', file], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+    env: { PATH: process.env.PATH, LEAKHUNT_SEARCH_DEADLINE_MS: '120000', LEAKHUNT_FIXTURE_RATE: String(fixture.rate) },
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'leakhunt-bench-sites-'));
+  try {
+    for (let i = 0; i < 400 && !catchesSigusr1(target.pid); i++) await sleep(25);
+    await sleep(2500);
+    const args = [BIN, 'attach', String(target.pid), '--snapshots', '3', '--counter', 'globalThis.__leakhuntRequests', '--every', String(fixture.every),
+      '--interval', '120s', '--sample-every', '250ms', '--out', join(dir, 'out'), '--trace-allocations', '--json', '--no-progress'];
+    const cli = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    cli.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+    const code = await new Promise((resolve) => cli.on('exit', resolve));
+    let json;
+    try {
+      json = JSON.parse(out);
+    } catch {
+      return { ok: false, text: `attach exited ${code} without JSON` };
+    }
+    const top = json.findings[0];
+    const frame = top?.allocation?.frames?.[0];
+    const expected = fixture.expected(file);
+    const ok = frame !== undefined && frame.url.endsWith(`fixtures/${fixture.name}.cjs`) && frame.line === expected;
+    const where = frame ? `${frame.url.replace(/^.*\/(fixtures|node_modules)\//, '$1/')}:${frame.line} (${frame.function})` : 'no site';
+    const holder = top?.allocation?.holder ? ` holder ${top.allocation.holder.className}${top.allocation.holder.owner ? ` → ${top.allocation.holder.owner}` : ''}` : '';
+    return { ok, text: `${json.verdict}, top ${top?.className ?? '-'}, ${where}, share ${top?.allocation?.share?.toFixed(2) ?? '-'}${holder}; expected line ${expected}` };
+  } finally {
+    target.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const runs = Math.max(1, Number(opts.runs));
+const rows = [];
+for (const key of opts.fixtures.split(',')) {
+  const fixture = FIXTURES[key];
+  if (!fixture) throw new Error(`unknown fixture ${key} (a, pulse)`);
+  for (const major of opts.nodes.split(',').map(Number)) {
+    const node = requireNodeBinary(major).path;
+    let right = 0;
+    for (let i = 1; i <= runs; i++) {
+      log(`${fixture.name} on Node ${major}, run ${i} of ${runs}`);
+      const r = await oneRun(fixture, node);
+      if (r.ok) right++;
+      console.log(`${fixture.name}\tNode ${major}\trun ${i}\t${r.ok ? 'right' : 'WRONG'}\t${r.text}`);
+    }
+    rows.push(`| ${fixture.name} | ${major} | ${right} of ${runs} |`);
+  }
+}
+console.log(`\n| fixture | Node | the expected line |\n|---|---:|---:|\n${rows.join('\n')}`);
