@@ -9,15 +9,21 @@
 // after 100k warm-up calls, 0 of 1000 new objects carried a trace; on 22 and 24, 1000 of 1000). So on 20
 // the compiled code is discarded once tracking is on (session.ts: precise coverage on and off), and what
 // is compiled again allocates through the tracker (1000 of 1000 after 300k calls more).
+//
+// Heap compaction is held off while tracking (tracking-compaction.ts), renewed here every few seconds
+// and released before tracking stops: otherwise most tracked objects lose their stacks when a GC moves them.
 
 import { ConnectionClosedError } from './cdp-connection.js';
 import { holdOpen } from './open-resources.js';
 import type { TargetSession } from './session.js';
+import { RENEW_EVERY_MS, type CompactionHold } from './tracking-compaction.js';
 
 export interface AllocationTracking {
   /** When tracking was turned on (Unix ms), and how long the target paused for it. */
   readonly startedAt: number;
   readonly startPauseMs: number;
+  /** Whether heap compaction is held off in the target while tracking (tracking-compaction.ts). */
+  readonly compaction: CompactionHold;
   /** Turns tracking off; safe to call twice, and after the target is gone. */
   stop(): Promise<void>;
   /** Whether `stop` has finished (or was not needed: the target had gone). */
@@ -32,7 +38,9 @@ export async function startAllocationTracking(session: TargetSession): Promise<A
     what: `allocation tracking in pid ${session.info.pid}`,
     close: () => stop(),
   });
+  let renewal: NodeJS.Timeout | undefined;
   const stop = (): Promise<void> => {
+    clearInterval(renewal);
     stopping ??= (async () => {
       try {
         if (!session.gone) await session.stopAllocationTracking();
@@ -47,16 +55,26 @@ export async function startAllocationTracking(session: TargetSession): Promise<A
     return stopping;
   };
   const started = Date.now();
+  let compaction: CompactionHold;
   try {
-    await session.startAllocationTracking(compiledCodeEscapesTracking(session.info.nodeVersion));
+    compaction = await session.startAllocationTracking(compiledCodeEscapesTracking(session.info.nodeVersion));
   } catch (err) {
     await stop().catch(() => {});
     throw err;
   }
   const startedAt = Date.now();
+  if (compaction === 'held') {
+    // Renewed while the session is free; during a snapshot the target's watchdog is paused too.
+    renewal = setInterval(() => {
+      if (stopping || session.gone || session.busy) return;
+      session.renewCompactionHold().catch(() => {});
+    }, RENEW_EVERY_MS);
+    renewal.unref();
+  }
   return {
     startedAt,
     startPauseMs: startedAt - started,
+    compaction,
     stop,
     get stopped() {
       return stopped;

@@ -25,6 +25,7 @@ import { listeningSocketsOf } from './listening-sockets.js';
 import { holdOpen } from './open-resources.js';
 import { PROC_ROOT } from './proc-status.js';
 import type { TargetLock } from './target-lock.js';
+import { HOLD_COMPACTION_EXPRESSION, RELEASE_COMPACTION_EXPRESSION, RENEW_COMPACTION_EXPRESSION, type CompactionHold } from './tracking-compaction.js';
 
 export interface MemoryUsage {
   readonly rss: number;
@@ -289,8 +290,9 @@ export class TargetSession {
   /**
    * Allocation tracking on (allocation-tracking.ts): V8 records the stack of every allocation from now
    * on, and the snapshots taken meanwhile carry it. Starting runs a full GC (V8 updates its object ids).
+   * Heap compaction is then held off (tracking-compaction.ts); the answer says whether it is.
    */
-  async startAllocationTracking(discardCompiledCode: boolean): Promise<void> {
+  async startAllocationTracking(discardCompiledCode: boolean): Promise<CompactionHold> {
     this.#busy = true;
     try {
       await this.#send('HeapProfiler.enable', {}, this.#options.timeoutMs);
@@ -303,9 +305,16 @@ export class TargetSession {
         await this.#send('Profiler.stopPreciseCoverage', {}, this.#options.timeoutMs);
         await this.#send('Profiler.disable', {}, this.#options.timeoutMs);
       }
+      // Compaction off while tracking, or most objects lose their stacks (tracking-compaction.ts).
+      return (await evaluate(this.#conn, HOLD_COMPACTION_EXPRESSION, this.#options.timeoutMs)) as CompactionHold;
     } finally {
       this.#busy = false;
     }
+  }
+
+  /** Renews the compaction hold of tracking-compaction.ts; false when the target no longer has it. */
+  async renewCompactionHold(): Promise<boolean> {
+    return (await evaluate(this.#conn, RENEW_COMPACTION_EXPRESSION, this.#options.timeoutMs)) === true;
   }
 
   /**
@@ -314,6 +323,12 @@ export class TargetSession {
    * docs/allocation-sites.md). What it also forgets (V8's id map) the end of the session forgets anyway.
    */
   async stopAllocationTracking(): Promise<void> {
+    try {
+      await evaluate(this.#conn, RELEASE_COMPACTION_EXPRESSION, this.#options.timeoutMs);
+    } catch (err) {
+      if (err instanceof ConnectionClosedError) throw err;
+      // a target that cannot answer this will not answer the next command either: said there
+    }
     await this.#send('HeapProfiler.disable', {}, this.#options.timeoutMs);
   }
 

@@ -39,7 +39,8 @@ export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
     readonly sampleEveryMs: number;
     readonly endedBy: CaptureEnd;
     /** attach --trace-allocations: how long starting it paused the target, and that it was turned off. */
-    readonly allocationTracking?: { readonly startPauseMs: number; readonly stopped: boolean };
+    /** `compaction`: whether heap compaction was held off while tracking (src/attach/tracking-compaction.ts). */
+    readonly allocationTracking?: { readonly startPauseMs: number; readonly stopped: boolean; readonly compaction: 'held' | 'target-options' | 'unavailable' };
     readonly inspector: { readonly host: string; readonly port: number; readonly how: InspectorEndpoint['how'] } & DetachReport;
   };
   readonly verdict: Verdict;

@@ -6,7 +6,7 @@ import { TRACKING_COST } from '../../attach/tracking-cost.js';
 export function trackingPlanLines(verbose: boolean): string[] {
   const c = TRACKING_COST;
   const lines = [
-    `  tracking   allocations tracked from the first snapshot to the last: measured, the target served ${pct(c.throughputLoss.min)}–${pct(c.throughputLoss.max)} fewer requests a second while tracked, its p99 event-loop delay rose to ${c.p99DelayMs.on} ms (from ${c.p99DelayMs.off}), and starting it paused it up to ${(c.startPauseMs / 1000).toFixed(1)} s (docs/allocation-sites.md); turned off before detaching`,
+    `  tracking   allocations tracked from the first snapshot to the last: measured, the target served ${pct(c.throughputLoss.min)}–${pct(c.throughputLoss.max)} fewer requests a second while tracked, its p99 event-loop delay rose to ${c.p99DelayMs.on} ms (from ${c.p99DelayMs.off}), and starting it paused it up to ${(c.startPauseMs / 1000).toFixed(1)} s (docs/allocation-sites.md); heap compaction held off meanwhile (or tracked objects lose their stacks); both turned back on before detaching`,
   ];
   if (verbose) lines.push(`             no extra RSS while tracked (${mib(c.extraRssBytes.min)} to ${mib(c.extraRssBytes.max)} MiB against untracked windows: fewer requests ran); ${c.measuredOn}`);
   return lines;

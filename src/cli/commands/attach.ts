@@ -265,7 +265,7 @@ the plan printed first says for about how long.`)
           ...(units.unitCount ? { unitCount: units.unitCount } : {}),
           sampleEveryMs,
           endedBy: capture.endedBy,
-          ...(tracking ? { allocationTracking: { startPauseMs: tracking.startPauseMs, stopped: tracking.stopped } } : {}),
+          ...(tracking ? { allocationTracking: { startPauseMs: tracking.startPauseMs, stopped: tracking.stopped, compaction: tracking.compaction } } : {}),
           inspector: { host: opened.session.endpoint.host, port: opened.session.endpoint.port, how: opened.session.endpoint.how, ...detach },
         },
         verdict: diagnosis.verdict,

@@ -1,0 +1,57 @@
+// Heap compaction held off in the target while allocations are tracked (`attach --trace-allocations`).
+//
+// V8 keeps each tracked object's stack by the object's address, and moves that record with the object
+// only while the object has no heap-snapshot id yet. Once tracking is on, V8's inspector numbers every
+// live object every 50 ms, so from then on an object moved by a compacting GC loses its stack. On Node 22
+// and 24 that was most of them (measured on a small target making 20 objects every 5 ms: 2–3% of the
+// objects born in the series kept a stack in seven runs of nine; with `--no-compact`, 99–100%;
+// docs/allocation-sites.md). So compaction is turned off for the tracked window only, with
+// `v8.setFlagsFromString('--no-compact')` (Node keeps V8's flags writable after start), and turned on
+// again before tracking stops. Not when the target's own options say anything about compaction: then it
+// is left as it is.
+//
+// A hold, not a switch: the target turns compaction back on by itself when leakhunt stops renewing it for
+// LEASE_MS of the target's own running time (a snapshot's pause does not count: the watchdog counts at
+// most 2 s per tick), so a leakhunt killed with -9 leaves nothing changed for long.
+
+/** Running time of the target after which an unrenewed hold ends by itself. */
+export const LEASE_MS = 20_000;
+/** How often leakhunt renews the hold while tracking. */
+export const RENEW_EVERY_MS = 3_000;
+
+const KEY = `Symbol.for('leakhunt.compactionHold')`;
+
+/** What holding compaction off came to. */
+export type CompactionHold = 'held' | 'target-options' | 'unavailable';
+
+/** Starts the hold (or renews one already there); answers a CompactionHold. */
+export const HOLD_COMPACTION_EXPRESSION = `(() => {
+  const g = globalThis, key = ${KEY};
+  if (g[key]) { g[key].left = ${LEASE_MS}; return 'held'; }
+  let v8;
+  try { v8 = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('node:v8') : typeof require === 'function' ? require('v8') : undefined; } catch (e) {}
+  if (!v8 || typeof v8.setFlagsFromString !== 'function') return 'unavailable';
+  const options = process.execArgv.join(' ') + ' ' + (process.env.NODE_OPTIONS || '');
+  if (/--(no-)?compact(\\s|=|$)/.test(options)) return 'target-options';
+  v8.setFlagsFromString('--no-compact');
+  let last = Date.now(), timer;
+  const hold = {
+    left: ${LEASE_MS},
+    release() { clearInterval(timer); delete g[key]; try { v8.setFlagsFromString('--compact'); } catch (e) {} },
+  };
+  timer = setInterval(() => {
+    const now = Date.now();
+    hold.left -= Math.min(now - last, 2000);
+    last = now;
+    if (hold.left <= 0) hold.release();
+  }, 1000);
+  if (typeof timer.unref === 'function') timer.unref();
+  Object.defineProperty(g, key, { value: hold, configurable: true });
+  return 'held';
+})()`;
+
+/** Renews the hold; false when there is none (it ended, or was never taken). */
+export const RENEW_COMPACTION_EXPRESSION = `(() => { const h = globalThis[${KEY}]; if (h) h.left = ${LEASE_MS}; return !!h; })()`;
+
+/** Ends the hold: compaction on again. */
+export const RELEASE_COMPACTION_EXPRESSION = `(() => { const h = globalThis[${KEY}]; if (h) h.release(); return !!h; })()`;
