@@ -13,6 +13,7 @@
 
 import { Buffer } from 'node:buffer';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,8 @@ export class InProcessHeap {
   readonly #session: Session;
   readonly #files: string[] = [];
   #closed = false;
+  /** Heap compaction turned off by trackAllocations(), to be turned on again at close(). */
+  #compactionHeld = false;
 
   private constructor(dir: string, session: Session) {
     this.dir = dir;
@@ -100,6 +103,14 @@ export class InProcessHeap {
    */
   async trackAllocations(): Promise<void> {
     await this.#post('HeapProfiler.startTrackingHeapObjects', { trackAllocations: true });
+    // Compaction off while tracking, as attach does (src/attach/tracking-compaction.ts): V8 moves a
+    // tracked object's stack with it only until the object has an id. Not when this process's own
+    // options say anything about compaction; on again at close().
+    const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+    if (!/--(no-)?compact(\s|=|$)/.test(options)) {
+      setFlagsFromString('--no-compact');
+      this.#compactionHeld = true;
+    }
     if (/^v20\./.test(process.version)) {
       await this.#post('Profiler.enable');
       await this.#post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
@@ -138,6 +149,7 @@ export class InProcessHeap {
     if (this.#closed) return;
     this.#closed = true;
     this.#session.disconnect();
+    if (this.#compactionHeld) setFlagsFromString('--compact');
     if (!keep) rmSync(this.dir, { recursive: true, force: true });
   }
 }
