@@ -58,15 +58,16 @@ async function oneRun(fixture, node) {
     await sleep(2500);
     const args = [BIN, 'attach', String(target.pid), '--snapshots', '3', '--counter', 'globalThis.__leakhuntRequests', '--every', String(fixture.every),
       '--interval', '120s', '--sample-every', '250ms', '--out', join(dir, 'out'), '--trace-allocations', '--json', '--no-progress'];
-    const cli = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
+    const cli = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '';
     cli.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+    cli.stderr.setEncoding('utf8').on('data', (d) => (err = (err + d).slice(-2000)));
     const code = await new Promise((resolve) => cli.on('exit', resolve));
     let json;
     try {
       json = JSON.parse(out);
     } catch {
-      return { ok: false, text: `attach exited ${code} without JSON` };
+      return { ok: false, text: `attach exited ${code} without JSON: ${err.trim().split('\n').at(-1) ?? ''}` };
     }
     const top = json.findings[0];
     const frame = top?.allocation?.frames?.[0];
