@@ -44,7 +44,7 @@ export function targetWriteRefusal(localPid: number | undefined, file: string, p
  * `process.getBuiltinModule` (Node ≥ 20.16 / 22.3) or else the inspector's command-line `require`;
  * undefined when neither gives it.
  */
-function builtinModule(name: 'v8' | 'fs'): string {
+export function builtinModule(name: 'v8' | 'fs'): string {
   return `let ${name};
   try {
     ${name} = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('node:${name}') : typeof require === 'function' ? require('${name}') : undefined;

@@ -14,6 +14,8 @@
 // LEASE_MS of the target's own running time (a snapshot's pause does not count: the watchdog counts at
 // most 2 s per tick), so a leakhunt killed with -9 leaves nothing changed for long.
 
+import { builtinModule } from './target-write.js';
+
 /** Running time of the target after which an unrenewed hold ends by itself. */
 export const LEASE_MS = 20_000;
 /** How often leakhunt renews the hold while tracking. */
@@ -28,8 +30,7 @@ export type CompactionHold = 'held' | 'target-options' | 'unavailable';
 export const HOLD_COMPACTION_EXPRESSION = `(() => {
   const g = globalThis, key = ${KEY};
   if (g[key]) { g[key].left = ${LEASE_MS}; return 'held'; }
-  let v8;
-  try { v8 = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('node:v8') : typeof require === 'function' ? require('v8') : undefined; } catch (e) {}
+  ${builtinModule('v8')}
   if (!v8 || typeof v8.setFlagsFromString !== 'function') return 'unavailable';
   const options = process.execArgv.join(' ') + ' ' + (process.env.NODE_OPTIONS || '');
   if (/--(no-)?compact(\\s|=|$)/.test(options)) return 'target-options';
