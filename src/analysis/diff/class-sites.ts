@@ -54,6 +54,8 @@ export class ClassSites {
     const g = this.#analysis.graph;
     const { classOf } = this.#analysis.classIndex;
     const counts = new Map<number, { recorded: number; sites: Map<string, { site: AllocationSite; count: number }> }>();
+    // siteOf answers one object per trace node: its key is built once, not once per object.
+    const keys = new Map<AllocationSite, string>();
     for (let n = 0; n < g.nodeCount; n++) {
       if (g.nodeId[n]! <= this.#bornAfter || g.nodeType[n] !== g.nodeTypes.object) continue;
       const site = this.#stacks.siteOf(n);
@@ -62,7 +64,8 @@ export class ClassSites {
       let entry = counts.get(c);
       if (!entry) counts.set(c, (entry = { recorded: 0, sites: new Map() }));
       entry.recorded++;
-      const key = allocationSiteKey(site);
+      let key = keys.get(site);
+      if (key === undefined) keys.set(site, (key = allocationSiteKey(site)));
       const s = entry.sites.get(key);
       if (s) s.count++;
       else entry.sites.set(key, { site, count: 1 });
