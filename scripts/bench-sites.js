@@ -10,10 +10,12 @@
 // One line per run on stdout (site, share, holder), then the rate per fixture and Node.
 //   node scripts/bench-sites.js [--runs 5] [--nodes 20,22,24] [--fixtures a,pulse]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { enclosingFunctionLine, lineOf } from '../dist/test/helpers/fixture-lines.js';
+import { catchesSigusr1 } from '../dist/test/helpers/live-target.js';
 import { requireNodeBinary } from '../dist/test/helpers/node-binaries.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -22,29 +24,10 @@ const { values: opts } = parseArgs({ options: { runs: { type: 'string', default:
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (line) => process.stderr.write(`bench:sites: ${line}\n`);
 
-function lineOf(file, pattern) {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  return lines.findIndex((l) => pattern.test(l)) + 1;
-}
-function enclosingFunctionLine(file, line) {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  for (let i = line - 1; i >= 0; i--) if (/^\s*(async\s+)?function\s/.test(lines[i])) return i + 1;
-  return 0;
-}
-
 const FIXTURES = {
   a: { name: 'agents/context-capture', every: 6, rate: 50, expected: (f) => lineOf(f, /new SearchClient\(/) },
   pulse: { name: 'per-request-client', every: 100, rate: 100, expected: (f) => enclosingFunctionLine(f, lineOf(f, /new PulseClient\(/)) },
 };
-
-function catchesSigusr1(pid) {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('SigCgt:'));
-    return (BigInt(`0x${line.slice(7).trim()}`) & 0x200n) !== 0n;
-  } catch {
-    return false;
-  }
-}
 
 async function oneRun(fixture, node) {
   const file = join(ROOT, 'fixtures', `${fixture.name}.cjs`);

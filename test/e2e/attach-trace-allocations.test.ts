@@ -18,6 +18,7 @@ import { spawnCli } from '../helpers/cli-process.js';
 import { sleep, startTarget, waitFor } from '../helpers/live-target.js';
 import { requireNodeBinary, type NodeMajor } from '../helpers/node-binaries.js';
 import { resolveFixture } from '../helpers/take-snapshot.js';
+import { enclosingFunctionLine, lineOf } from '../helpers/fixture-lines.js';
 import { parseSnapshotFile } from '../../src/snapshot/parse.js';
 import { analyzeHeap } from '../../src/analysis/heap-analysis.js';
 import { readdirSync } from 'node:fs';
@@ -25,21 +26,6 @@ import { readdirSync } from 'node:fs';
 interface Frame { function: string; url: string; line: number; column: number }
 interface Finding { className: string; allocation?: { frames: Frame[]; share: number; holder?: { className: string; owner?: string } } }
 interface AttachJson { verdict: string; findings: Finding[]; capture: { inspector: { port: number }; allocationTracking?: { stopped: boolean } } }
-
-/** 1-based line of the first line of `file` that matches `pattern`. */
-function lineOf(file: string, pattern: RegExp): number {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const at = lines.findIndex((l) => pattern.test(l));
-  assert.ok(at >= 0, `${pattern} is in ${file}`);
-  return at + 1;
-}
-
-/** 1-based line of the function declaration that encloses line `line` (the nearest `function` above it). */
-function enclosingFunctionLine(file: string, line: number): number {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  for (let i = line - 1; i >= 0; i--) if (/^\s*(async\s+)?function\s/.test(lines[i]!)) return i + 1;
-  throw new Error(`no function encloses line ${line} of ${file}`);
-}
 
 async function attachTraced(fixture: string, major: NodeMajor, every: number, rate: number, env: Record<string, string> = {}) {
   const node = requireNodeBinary(major).path;
