@@ -10,6 +10,7 @@ import type { MemorySample } from '../attach/memory-sampler.js';
 import type { Preflight } from '../attach/preflight.js';
 import type { HeadroomCheck, SnapshotEstimate } from '../attach/snapshot-cost.js';
 import type { DetachReport, TargetInfo } from '../attach/session.js';
+import type { CompactionHold } from '../attach/tracking-compaction.js';
 import type { GateResult } from '../diagnose/gates.js';
 import type { Diagnosis, Finding, ModelFigures, Verdict } from '../diagnose/diagnose.js';
 import { buildDiffDocument } from './diff-report.js';
@@ -39,8 +40,8 @@ export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
     readonly sampleEveryMs: number;
     readonly endedBy: CaptureEnd;
     /** attach --trace-allocations: how long starting it paused the target, and that it was turned off. */
-    /** `compaction`: whether heap compaction was held off while tracking (src/attach/tracking-compaction.ts). */
-    readonly allocationTracking?: { readonly startPauseMs: number; readonly stopped: boolean; readonly compaction: 'held' | 'target-options' | 'unavailable' };
+    /** `compaction`: whether heap compaction was held off while tracking. */
+    readonly allocationTracking?: { readonly startPauseMs: number; readonly stopped: boolean; readonly compaction: CompactionHold };
     readonly inspector: { readonly host: string; readonly port: number; readonly how: InspectorEndpoint['how'] } & DetachReport;
   };
   readonly verdict: Verdict;
