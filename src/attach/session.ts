@@ -99,8 +99,13 @@ export const DEBUG_END_EXPRESSION = `(() => {
 /** Object group of the references a user's expression hands back; released at once. */
 const PURE_GROUP = 'leakhunt-pure';
 const PORT_CLOSE_WAIT_MS = 3000;
-/** How long the target gets to close the websocket itself after `_debugEnd()` was scheduled. */
-const TARGET_CLOSE_WAIT_MS = 3000;
+/**
+ * How long the target gets to close the websocket itself after `_debugEnd()` was scheduled: two turns
+ * of its event loop (DEBUG_END_EXPRESSION), which a loaded agent may take seconds each to come to
+ * (story B under a full test run: over 3 s). Without a scheduled close, the old 3 s.
+ */
+const TARGET_CLOSE_WAIT_MS = 15_000;
+const UNSCHEDULED_CLOSE_WAIT_MS = 3000;
 const GIB = 1024 ** 3;
 /**
  * A command that runs a full GC in the target (starting allocation tracking, precise coverage) sends no
@@ -410,7 +415,7 @@ export class TargetSession {
     // right after the evaluate answered). Only if the target does not close it do we.
     const closedByTarget = await Promise.race([
       this.#conn.closed.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), TARGET_CLOSE_WAIT_MS).unref()),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), scheduled ? TARGET_CLOSE_WAIT_MS : UNSCHEDULED_CLOSE_WAIT_MS).unref()),
     ]);
     if (!closedByTarget) await this.#conn.close();
     const closed = await this.#waitForPortClosed();
