@@ -15,13 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { enclosingFunctionLine, lineOf } from '../dist/test/helpers/fixture-lines.js';
-import { catchesSigusr1 } from '../dist/test/helpers/live-target.js';
+import { startTarget } from '../dist/test/helpers/live-target.js';
 import { requireNodeBinary } from '../dist/test/helpers/node-binaries.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin', 'leakhunt.js');
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '5' }, nodes: { type: 'string', default: '20,22,24' }, fixtures: { type: 'string', default: 'a,pulse' } } });
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (line) => process.stderr.write(`bench:sites: ${line}\n`);
 
 const FIXTURES = {
@@ -31,14 +30,10 @@ const FIXTURES = {
 
 async function oneRun(fixture, node) {
   const file = join(ROOT, 'fixtures', `${fixture.name}.cjs`);
-  const target = spawn(node, ['--inspect-port=0', file], {
-    stdio: ['ignore', 'ignore', 'ignore'],
-    env: { PATH: process.env.PATH, LEAKHUNT_SEARCH_DEADLINE_MS: '120000', LEAKHUNT_FIXTURE_RATE: String(fixture.rate) },
-  });
+  // Attach once it serves (its counter is a number from then on), as the tests do.
+  const target = await startTarget({ fixture: fixture.name, node, nodeArgs: ['--inspect-port=0'], rate: fixture.rate, serving: true, warmupMs: 2000 });
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-bench-sites-'));
   try {
-    for (let i = 0; i < 400 && !catchesSigusr1(target.pid); i++) await sleep(25);
-    await sleep(2500);
     const args = [BIN, 'attach', String(target.pid), '--snapshots', '3', '--counter', 'globalThis.__leakhuntRequests', '--every', String(fixture.every),
       '--interval', '120s', '--sample-every', '250ms', '--out', join(dir, 'out'), '--trace-allocations', '--json', '--no-progress'];
     const cli = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -60,7 +55,7 @@ async function oneRun(fixture, node) {
     const holder = top?.allocation?.holder ? ` holder ${top.allocation.holder.className}${top.allocation.holder.owner ? ` → ${top.allocation.holder.owner}` : ''}` : '';
     return { ok, text: `${json.verdict}, top ${top?.className ?? '-'}, ${where}, share ${top?.allocation?.share?.toFixed(2) ?? '-'}${holder}; expected line ${expected}` };
   } finally {
-    target.kill('SIGKILL');
+    await target.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -16,6 +16,7 @@ import { computeDetachedNatives } from './dom-state.js';
 import { nameObjectShapes } from './interface-names.js';
 import { ObjectShapeTable } from './object-shapes.js';
 import { Scratch } from './scratch.js';
+import { forEachLocation } from './source-locations.js';
 
 export interface ClassIndex {
   /** Class id of each node ordinal. */
@@ -99,32 +100,19 @@ export function computeClassIndex(
 
 /** Gives `object` nodes with a source location their own class per (location, class). */
 function splitByLocation(graph: HeapGraph, classOf: Uint32Array, names: string[], keys: string[]): void {
-  const locations = graph.extras.locations;
-  const meta = graph.extras.meta;
-  const nodeFields = meta['node_fields'];
-  if (!locations || locations.length === 0 || !Array.isArray(nodeFields)) return;
-  const fields = (meta['location_fields'] as unknown[] | undefined) ?? ['object_index', 'script_id', 'line', 'column'];
-  const [at, script, line, column] = ['object_index', 'script_id', 'line', 'column'].map((f) => fields.indexOf(f));
-  if (at! < 0 || script! < 0 || line! < 0 || column! < 0 || fields.length === 0) return;
-  const width = fields.length;
-  const nodeWidth = nodeFields.length;
   const object = graph.nodeTypes.object;
   const baseCount = names.length;
   // scriptId → (line, column) → base class → located class.
   const located = new Map<number, Map<number, Map<number, number>>>();
-  for (let i = 0; i + width <= locations.length; i += width) {
-    const n = locations[i + at!]! / nodeWidth;
-    if (!Number.isInteger(n) || n >= graph.nodeCount || graph.nodeType[n] !== object) continue;
-    const s = locations[i + script!]!;
-    const l = locations[i + line!]!;
-    const col = locations[i + column!]!;
+  forEachLocation(graph, (n, s, l, col) => {
+    if (graph.nodeType[n] !== object) return;
     let byPlace = located.get(s);
     if (!byPlace) located.set(s, (byPlace = new Map()));
     const place = l * 0x100000000 + col;
     let byClass = byPlace.get(place);
     if (!byClass) byPlace.set(place, (byClass = new Map()));
     const base = classOf[n]!;
-    if (base >= baseCount) continue; // a node listed twice keeps its first location
+    if (base >= baseCount) return; // a node listed twice keeps its first location
     let id = byClass.get(base);
     if (id === undefined) {
       id = names.push(names[base]!) - 1;
@@ -132,7 +120,7 @@ function splitByLocation(graph: HeapGraph, classOf: Uint32Array, names: string[]
       byClass.set(base, id);
     }
     classOf[n] = id;
-  }
+  });
 }
 
 function constructorClassName(name: string): string {

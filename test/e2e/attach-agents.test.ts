@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { sleep, startTarget, waitFor } from '../helpers/live-target.js';
+import { sleep, startTarget } from '../helpers/live-target.js';
 
 interface Hop {
   node: { id: number; name: string; type: string; className: string };
@@ -74,11 +74,10 @@ interface StoryRun {
  * `leakhunt attach --json` paced by the request counter, and checks the agent was left as found.
  */
 async function attachStory(fixture: string, every: number, rate: number, env: Record<string, string> = {}): Promise<StoryRun> {
-  const target = await startTarget({ fixture, nodeArgs: ['--inspect-port=0'], rate, env: { LEAKHUNT_FIXTURE_ANNOUNCE: '1', ...env } });
+  const target = await startTarget({ fixture, nodeArgs: ['--inspect-port=0'], rate, serving: true, env });
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-attach-agent-'));
   const started = Date.now();
   try {
-    await waitFor(() => /^leakhunt-fixture: serving/m.test(target.stderr()) || !target.alive(), 60_000, `${fixture} to serve`);
     assert.ok(target.alive(), `${fixture} runs: ${target.stderr()}`);
     const r = await runCli([
       'attach', String(target.pid), '--counter', COUNTER, '--every', String(every), '--snapshots', '3',

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { spawnCli } from '../helpers/cli-process.js';
-import { sleep, startTarget, waitFor, type LiveTarget } from '../helpers/live-target.js';
+import { sleep, startTarget, type LiveTarget } from '../helpers/live-target.js';
 import { requireNodeBinary, type NodeMajor } from '../helpers/node-binaries.js';
 import { resolveFixture } from '../helpers/take-snapshot.js';
 
@@ -41,8 +41,7 @@ function clientLine(): number {
 }
 
 async function startAgent(fixture: string, node?: string): Promise<LiveTarget> {
-  const target = await startTarget({ fixture, ...(node ? { node } : {}), nodeArgs: ['--inspect-port=0'], rate: RATE, env: { LEAKHUNT_FIXTURE_ANNOUNCE: '1' } });
-  await waitFor(() => /^leakhunt-fixture: serving/m.test(target.stderr()) || !target.alive(), 60_000, `${fixture} to serve`);
+  const target = await startTarget({ fixture, ...(node ? { node } : {}), nodeArgs: ['--inspect-port=0'], rate: RATE, serving: true });
   assert.ok(target.alive(), `${fixture} runs: ${target.stderr()}`);
   return target;
 }

@@ -35,6 +35,13 @@ export interface StartOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Wait until the process listens on a port (started with --inspect). */
   readonly waitForListen?: boolean;
+  /**
+   * A fixture that serves (fixtures/lib/serve.cjs): wait, up to a minute, for its one stderr line saying
+   * it serves (LEAKHUNT_FIXTURE_ANNOUNCE), from when `globalThis.__leakhuntRequests` is a number. Story A
+   * builds its graph and gRPC server first: on a loaded machine that took longer than any fixed warm-up,
+   * and `--counter` read undefined (exit 2).
+   */
+  readonly serving?: boolean;
   /** Extra wall time after it is ready (to let a fixture warm up). */
   readonly warmupMs?: number;
 }
@@ -110,7 +117,7 @@ export async function startTarget(options: StartOptions): Promise<LiveTarget> {
     stdio: ['ignore', 'ignore', 'pipe'],
     // A snapshot freezes the agent's gRPC server with it: a call in flight across a pause over its 5 s
     // deadline failed and ended story A's agent on a loaded machine (fixtures/agents/lib/search-service.cjs).
-    env: { LEAKHUNT_SEARCH_DEADLINE_MS: '120000', ...options.env, PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: String(options.rate ?? 50) },
+    env: { LEAKHUNT_SEARCH_DEADLINE_MS: '120000', ...(options.serving ? { LEAKHUNT_FIXTURE_ANNOUNCE: '1' } : {}), ...options.env, PATH: process.env.PATH ?? '', LEAKHUNT_FIXTURE_RATE: String(options.rate ?? 50) },
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-16384)));
@@ -129,6 +136,7 @@ export async function startTarget(options: StartOptions): Promise<LiveTarget> {
   };
   try {
     if (!options.command) await waitFor(() => catchesSigusr1(pid) || !target.alive(), 10_000, `pid ${pid} to install its SIGUSR1 handler`);
+    if (options.serving) await waitFor(() => /^leakhunt-fixture: serving/m.test(stderr) || !target.alive(), 60_000, `pid ${pid} to serve`);
     if (options.waitForListen) await waitFor(() => target.listeningPorts().length > 0 || !target.alive(), 10_000, `pid ${pid} to listen`);
     if (!target.alive()) throw new Error(`the target exited at start: ${stderr}`);
     if (options.warmupMs) await sleep(options.warmupMs);

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { runCli } from './cli.js';
-import { sleep, startTarget, waitFor } from './live-target.js';
+import { sleep, startTarget } from './live-target.js';
 import { nodeBinaryInfo, type NodeMajor } from './node-binaries.js';
 import { resolveFixture } from './take-snapshot.js';
 
@@ -142,11 +142,11 @@ export async function runZooCase(c: ZooCase, major: NodeMajor): Promise<ZooRun> 
     node: info.path,
     nodeArgs: ['--inspect-port=0'],
     rate: attach.rate,
-    env: { LEAKHUNT_FIXTURE_ANNOUNCE: '1', ...attach.env },
+    serving: true,
+    env: attach.env,
   });
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-zoo-'));
   try {
-    await waitFor(() => /^leakhunt-fixture: serving/m.test(target.stderr()) || !target.alive(), 60_000, `${c.name} to serve`);
     if (!target.alive()) throw new Error(`${c.name} exited at start on Node ${major}: ${target.stderr()}`);
     if (attach.warmupMs) await sleep(attach.warmupMs);
     const pacing = attach.every !== null ? ['--every', String(attach.every)] : ['--interval', attach.interval ?? '1s'];

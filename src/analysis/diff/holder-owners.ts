@@ -22,7 +22,7 @@ import type { HeapAnalysis } from '../heap-analysis.js';
 import { retainingEdgeOf } from '../retainer-index.js';
 
 /** Edges by which an async resource holds what it will run: a timer's or immediate's callback, a listener. */
-const CALLBACK_EDGE = /^(_onTimeout|_onImmediate|callback|_callback|listener|handler|bound_this|bound_function)$/;
+export const CALLBACK_EDGE = /^(_onTimeout|_onImmediate|callback|_callback|listener|handler|bound_this|bound_function)$/;
 /** Past the callback: a closure's context and its variables, a bound function's receiver. */
 const CAPTURE_EDGE = /^(context|bound_this|bound_function|this)$/;
 /** Holder → callback → its context → a variable or `this`: an owner is at most this far. */

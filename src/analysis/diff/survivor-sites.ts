@@ -19,6 +19,8 @@ import { allocationSiteKey, type AllocationSite } from '../allocation-site.js';
 import { AllocationStacks } from '../allocation-stacks.js';
 import type { HeapAnalysis } from '../heap-analysis.js';
 import type { RetainerPaths } from '../retainer-paths.js';
+import { ClosureLocations } from '../source-locations.js';
+import { attachingClosureSite } from './attaching-closures.js';
 import { ClassSites } from './class-sites.js';
 import { ownersOf } from './holder-owners.js';
 
@@ -44,9 +46,14 @@ export function allocationOfGroups(
   const stacks = AllocationStacks.of(analysis.graph);
   if (stacks === undefined) return undefined;
   const classSites = new ClassSites(analysis, stacks, bornAfter);
+  const closures = ClosureLocations.of(analysis.graph);
   const members: number[][] = Array.from({ length: groups }, () => []);
   for (let n = 0; n < groupOf.length; n++) if (groupOf[n]! >= 0) members[groupOf[n]!]!.push(n);
   return members.map((m) => {
+    // The statement that hooked them onto what outlives the series, when a closure of the user's did
+    // (attaching-closures.ts): finer than any function's first line that tracking records.
+    const hooked = closures && attachingClosureSite(analysis, paths, stacks, closures, m, bornAfter);
+    if (hooked) return hooked;
     const counted = stacks.countSites(m);
     const [top] = counted;
     // The user's own site, when it made the most of them or at least a quarter: one npm test run under
