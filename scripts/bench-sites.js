@@ -6,9 +6,10 @@
 // by SIGUSR1 (--inspect-port=0), `leakhunt attach --snapshots 3 --counter … --every E --trace-allocations
 // --json`, the top finding's first frame compared with the expected line, found in the fixture's text:
 //   story A (agents/context-capture): the line with `new SearchClient(`;
-//   per-request-client: the line of the function that encloses `new PulseClient(`.
+//   per-request-client: the line of the function that encloses `new PulseClient(`;
+//   zoo listener-per-request: the line of the `settingsBus.on(` call (the listener made there holds them).
 // One line per run on stdout (site, share, holder), then the rate per fixture and Node.
-//   node scripts/bench-sites.js [--runs 5] [--nodes 20,22,24] [--fixtures a,pulse]
+//   node scripts/bench-sites.js [--runs 5] [--nodes 20,22,24] [--fixtures a,pulse,listener]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,11 +21,12 @@ import { requireNodeBinary } from '../dist/test/helpers/node-binaries.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin', 'leakhunt.js');
-const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '5' }, nodes: { type: 'string', default: '20,22,24' }, fixtures: { type: 'string', default: 'a,pulse' } } });
+const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '5' }, nodes: { type: 'string', default: '20,22,24' }, fixtures: { type: 'string', default: 'a,pulse,listener' } } });
 const log = (line) => process.stderr.write(`bench:sites: ${line}\n`);
 
 const FIXTURES = {
   a: { name: 'agents/context-capture', every: 6, rate: 50, expected: (f) => lineOf(f, /new SearchClient\(/) },
+  listener: { name: 'zoo/listener-per-request', every: 100, rate: 100, expected: (f) => lineOf(f, /settingsBus\.on\(/) },
   pulse: { name: 'per-request-client', every: 100, rate: 100, expected: (f) => enclosingFunctionLine(f, lineOf(f, /new PulseClient\(/)) },
 };
 
@@ -64,7 +66,7 @@ const runs = Math.max(1, Number(opts.runs));
 const rows = [];
 for (const key of opts.fixtures.split(',')) {
   const fixture = FIXTURES[key];
-  if (!fixture) throw new Error(`unknown fixture ${key} (a, pulse)`);
+  if (!fixture) throw new Error(`unknown fixture ${key} (a, pulse, listener)`);
   for (const major of opts.nodes.split(',').map(Number)) {
     const node = requireNodeBinary(major).path;
     let right = 0;
