@@ -55,7 +55,8 @@ function withSite(f: Finding, allocation: FindingAllocation): Finding {
   if (!user) return { ...f, allocation };
   const made = allocation.sameCause
     ? `the ${allocation.sameCause.className} that shares their cause is made`
-    : allocation.holder?.owner ? `the ${allocation.holder.owner} whose ${allocation.holder.className} holds them is made`
+    : allocation.holder?.owner && allocation.holder.hop === 0 ? `the ${allocation.holder.owner} they work for is made`
+      : allocation.holder?.owner ? `the ${allocation.holder.owner} whose ${allocation.holder.className} holds them is made`
       : allocation.holder ? `the ${allocation.holder.className} that holds them is made` : 'they are made';
   const where = `; ${made} in ${frameText(user)}`;
   return { ...f, allocation, fix: `${f.fix}${where}`, action: `${f.action}${where}` };

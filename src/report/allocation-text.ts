@@ -16,7 +16,8 @@ function frameText(frame: AllocationFrame): string {
 export function allocationText(a: FindingAllocation): string {
   const made = a.sameCause
     ? `the ${a.sameCause.className} sharing their cause created at`
-    : a.holder?.owner ? `the ${a.holder.owner} whose ${a.holder.className} holds them created at`
+    : a.holder?.owner && a.holder.hop === 0 ? `the ${a.holder.owner} they work for created at`
+      : a.holder?.owner ? `the ${a.holder.owner} whose ${a.holder.className} holds them created at`
       : a.holder ? `the ${a.holder.className} holding them created at` : 'created at';
   const share = a.share < 0.995 ? ` (${Math.round(a.share * 100)}% of those traced)` : '';
   return `${made} ${a.frames.map(frameText).join(' → ')}${share}`;

@@ -8,14 +8,16 @@
 // the function that ran (its first line), so this is the finer answer where it applies; the function's
 // name comes from the closure's own tracked stack when it is in the same file. The most common location
 // names the group when it hooked at least a quarter of the members whose chain reached an old holder.
-// Chains that end in a library's closures (story A: grpc-js's timers) give nothing here, and the
-// holder rule (survivor-sites.ts) decides. docs/allocation-sites.md.
+// A closure that runs for an object born in the series — it captured that object as `this`, or is bound
+// to it — is that object's own machinery (zoo als-timer-client: the keep-alive timer a per-request
+// MetricsClient schedules in its own method): what to change is where that object (the hook's owner)
+// is made, so its site names the group, when it is the user's code (`holder.owner` its class).
 
-import { frameOrigin } from '../allocation-site.js';
-import type { AllocationStacks } from '../allocation-stacks.js';
+import { allocationSiteKey, frameOrigin, type AllocationSite } from '../allocation-site.js';
 import type { HeapAnalysis } from '../heap-analysis.js';
 import type { RetainerPaths } from '../retainer-paths.js';
-import type { ClosureLocations, SourceLocation } from '../source-locations.js';
+import type { ClosureLocations } from '../source-locations.js';
+import type { ClassSites } from './class-sites.js';
 import { CALLBACK_EDGE } from './holder-owners.js';
 import type { GroupAllocation } from './survivor-sites.js';
 
@@ -26,16 +28,23 @@ const HOOK_HOPS = 16;
 /** The location names the group only when it hooked at least this share of the members located. */
 const MIN_SHARE = 0.25;
 
-interface Tally { readonly location: SourceLocation; count: number; readonly closure: number; readonly hook: number; readonly hop: number }
+interface Tally {
+  readonly site: AllocationSite;
+  count: number;
+  readonly hook: number;
+  readonly hop: number;
+  /** The object born in the series the hook's closure runs for, when it does. */
+  readonly owner?: number;
+}
 
 /** Where the user's code hooked `members` onto an old holder through a closure, or undefined. */
 export function attachingClosureSite(
-  analysis: HeapAnalysis, paths: RetainerPaths, stacks: AllocationStacks, closures: ClosureLocations,
+  analysis: HeapAnalysis, paths: RetainerPaths, sites: ClassSites, closures: ClosureLocations,
   members: readonly number[], bornAfter: number,
 ): GroupAllocation | undefined {
   const { nodeId } = analysis.graph;
   const step = Math.max(1, Math.floor(members.length / MEMBERS_WALKED));
-  const byPlace = new Map<string, Tally>();
+  const bySite = new Map<string, Tally>();
   let located = 0;
   for (let i = 0; i < members.length; i += step) {
     const chain = paths.shortestPath(members[i]!, HOOK_HOPS);
@@ -44,24 +53,33 @@ export function attachingClosureSite(
     located++;
     const hook = chain[old - 1]!.ordinal;
     const closure = closureOf(analysis, hook, bornAfter);
-    const location = closure === undefined ? undefined : closures.locationOf(closure);
-    if (location === undefined || frameOrigin(location.url) !== 'user') continue;
-    const key = `${location.url}:${location.line}:${location.column}`;
-    const tally = byPlace.get(key);
+    if (closure === undefined) continue;
+    const owner = runsFor(analysis, closure, bornAfter);
+    const site = owner === undefined ? closureSite(sites, closures, closure) : sites.siteOf(owner)?.site;
+    if (site === undefined || !site.inUserCode) continue;
+    const key = `${owner === undefined ? '' : analysis.classIndex.classOf[owner]}\n${allocationSiteKey(site)}`;
+    const tally = bySite.get(key);
     if (tally) tally.count++;
-    else byPlace.set(key, { location, count: 1, closure: closure!, hook, hop: old - 1 });
+    else bySite.set(key, { site, count: 1, hook, hop: old - 1, ...(owner === undefined ? {} : { owner }) });
   }
   let best: Tally | undefined;
-  for (const tally of byPlace.values()) if (!best || tally.count > best.count) best = tally;
+  for (const tally of bySite.values()) if (!best || tally.count > best.count) best = tally;
   if (!best || best.count / located < MIN_SHARE) return undefined;
-  const made = stacks.siteOf(best.closure);
-  const fn = made?.inUserCode && made.frames[0]!.url === best.location.url ? made.frames[0]!.function : '';
-  const frame = { function: fn, url: best.location.url, line: best.location.line, column: best.location.column };
-  return {
-    site: { frames: [frame], inUserCode: true },
-    share: best.count / located,
-    ...(best.hop > 0 ? { holder: { className: analysis.className(best.hook), hop: best.hop } } : {}),
-  };
+  const owner = best.owner === undefined ? {} : { owner: analysis.className(best.owner) };
+  const holder = best.hop > 0 || best.owner !== undefined ? { holder: { className: analysis.className(best.hook), hop: best.hop, ...owner } } : {};
+  return { site: best.site, share: best.count / located, ...holder };
+}
+
+/**
+ * The statement that made `closure`: its own location when that is the user's code, with the name of
+ * the function that ran it when its tracked stack says so (in the same file); else undefined.
+ */
+function closureSite(sites: ClassSites, closures: ClosureLocations, closure: number): AllocationSite | undefined {
+  const location = closures.locationOf(closure);
+  if (location === undefined || frameOrigin(location.url) !== 'user') return undefined;
+  const made = sites.siteOf(closure)?.site;
+  const fn = made?.inUserCode && made.frames[0]!.url === location.url ? made.frames[0]!.function : '';
+  return { frames: [{ function: fn, url: location.url, line: location.line, column: location.column }], inUserCode: true };
 }
 
 /** `hook` when it is a closure, else the closure its callback edge names (born in the series), else undefined. */
@@ -69,10 +87,32 @@ function closureOf(analysis: HeapAnalysis, hook: number, bornAfter: number): num
   const g = analysis.graph;
   if (g.nodeType[hook] === g.nodeTypes.closure) return hook;
   for (let e = g.firstEdge[hook]!; e < g.firstEdge[hook + 1]!; e++) {
-    const type = g.edgeType[e]!;
-    if (type === g.edgeTypes.weak || type === g.edgeTypes.element || type === g.edgeTypes.hidden) continue;
     const to = g.edgeTarget[e]!;
-    if (g.nodeType[to] === g.nodeTypes.closure && g.nodeId[to]! > bornAfter && CALLBACK_EDGE.test(g.edgeNameOf(e))) return to;
+    if (!named(g, e) || g.nodeType[to] !== g.nodeTypes.closure || g.nodeId[to]! <= bornAfter) continue;
+    if (CALLBACK_EDGE.test(g.edgeNameOf(e))) return to;
   }
   return undefined;
+}
+
+/** The object born in the series that `closure` is bound to or captured as `this`, or undefined. */
+function runsFor(analysis: HeapAnalysis, closure: number, bornAfter: number): number | undefined {
+  const g = analysis.graph;
+  for (let e = g.firstEdge[closure]!; e < g.firstEdge[closure + 1]!; e++) {
+    if (!named(g, e)) continue;
+    const name = g.edgeNameOf(e);
+    const to = g.edgeTarget[e]!;
+    if (name === 'bound_this' && g.nodeId[to]! > bornAfter) return to;
+    if (name !== 'context') continue;
+    for (let c = g.firstEdge[to]!; c < g.firstEdge[to + 1]!; c++) {
+      const self = g.edgeTarget[c]!;
+      if (named(g, c) && g.edgeNameOf(c) === 'this' && g.nodeId[self]! > bornAfter) return self;
+    }
+  }
+  return undefined;
+}
+
+/** An edge with a name (not an element, hidden or weak one). */
+function named(g: HeapAnalysis['graph'], e: number): boolean {
+  const type = g.edgeType[e]!;
+  return type !== g.edgeTypes.weak && type !== g.edgeTypes.element && type !== g.edgeTypes.hidden;
 }

@@ -52,7 +52,7 @@ export function allocationOfGroups(
   return members.map((m) => {
     // The statement that hooked them onto what outlives the series, when a closure of the user's did
     // (attaching-closures.ts): finer than any function's first line that tracking records.
-    const hooked = closures && attachingClosureSite(analysis, paths, stacks, closures, m, bornAfter);
+    const hooked = closures && attachingClosureSite(analysis, paths, classSites, closures, m, bornAfter);
     if (hooked) return hooked;
     const counted = stacks.countSites(m);
     const [top] = counted;
