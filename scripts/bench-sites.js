@@ -34,7 +34,7 @@ const FIXTURES = {
   a: { name: 'agents/context-capture', every: 6, rate: 50, lines: (f) => ({ exact: [lineOf(f, /new SearchClient\(/)] }) },
   pulse: { name: 'per-request-client', every: 100, rate: 100, lines: (f) => { const at = lineOf(f, /new PulseClient\(/); return { exact: [at], fn: enclosingFunctionLine(f, at) }; } },
   listener: zoo('listener-per-request', (f) => [lineOf(f, /settingsBus\.on\(/)]),
-  'als-timer': { ...zoo('als-timer-client', (f) => [bug(f)]), lines: (f) => ({ exact: [bug(f)], fn: lineOf(f, /als\.run\(/) }) },
+  'als-timer': { ...zoo('als-timer-client', (f) => [bug(f)]), lines: (f) => ({ exact: [bug(f)], fn: lineOf(f, /return als\.run\(/) }) },
   buffers: zoo('buffers-kept', (f) => [lineOf(f, /Buffer\.alloc\(/), bug(f)], 20),
   'closure-array': zoo('closure-array', (f) => [bug(f)]),
   interval: zoo('interval-closure', (f) => [lineOf(f, /setInterval\(/)]),

@@ -17,7 +17,7 @@ import { checkOutputDir, type OutputPlace } from '../../attach/output-place.js';
 import { prepareOutputDir, writePrivateJson } from '../../attach/snapshot-file.js';
 import { evaluateGates } from '../../diagnose/gates.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
-import { diagnose } from '../../diagnose/diagnose.js';
+import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
 import { AttachError, ExitCode, OutputError, UsageError } from '../../errors.js';
 import { buildAttachDocument, methodText, type AttachOutput } from '../../report/attach-report.js';
 import { buildAttachHtml } from '../../report/html-report.js';
@@ -230,22 +230,10 @@ the plan printed first says for about how long.`)
       analysisProgress.done();
       const analysisRssPeak = readProcStatus('self').peakRssBytes;
       const gates = evaluateGates(diff, limits);
-      const elapsedMs = Date.parse(kept[kept.length - 1]!.takenAt) - Date.parse(kept[0]!.takenAt);
       const units = unitCountOf(flags, kept);
       if (units.warning) warn(units.warning);
-      const unitCount = units.unitCount?.count;
+      const diagnosis = diagnoseCapture(diff, kept, capture.samples, units.unitCount?.count);
       const byFile = new Map(kept.map((s) => [s.file, s]));
-      const series = diff.snapshots.map((info) => byFile.get(info.file));
-      const diagnosis = diagnose({
-        diff,
-        samples: capture.samples,
-        timelineHasSnapshots: true,
-        pauses: kept.map((s) => ({ startMs: Date.parse(s.takenAt), endMs: Date.parse(s.takenAt) + s.durationMs })),
-        unitsAt: series.map((s) => s?.counter),
-        ...(series.every((s) => s !== undefined) ? { timesAt: series.map((s) => Date.parse(s!.takenAt)) } : {}),
-        ...(elapsedMs > 0 ? { elapsedMs } : {}),
-        ...(unitCount ? { unitCount } : {}),
-      });
       const output: AttachOutput = {
         ...diff,
         gates,

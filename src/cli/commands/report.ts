@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
 import type { CapturedSnapshot } from '../../attach/capture.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
-import { diagnose } from '../../diagnose/diagnose.js';
+import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
 import { evaluateGates } from '../../diagnose/gates.js';
 import { UsageError } from '../../errors.js';
 import type { AttachOutput } from '../../report/attach-report.js';
@@ -94,23 +94,13 @@ Examples:
         onPhase: (phase) => progress.phase(phase),
       });
       progress.done();
-      // As attach does after its capture (attach.ts): per-unit rates over the counter's advance, times from the snapshots.
+      // The diagnosis attach runs after its capture; without result.json, the work is the counter's advance.
       const first = kept[0]!;
       const last = kept[kept.length - 1]!;
-      const elapsedMs = Date.parse(last.takenAt) - Date.parse(first.takenAt);
       const counterUnits = first.counter !== undefined && last.counter !== undefined ? last.counter - first.counter : undefined;
       const unitCount = earlier?.capture.unitCount ?? (counterUnits && counterUnits > 0 ? { count: counterUnits, source: 'counter' as const } : undefined);
       const samples = earlier?.samples ?? [];
-      const diagnosis = diagnose({
-        diff,
-        samples,
-        timelineHasSnapshots: true,
-        pauses: kept.map((s) => ({ startMs: Date.parse(s.takenAt), endMs: Date.parse(s.takenAt) + s.durationMs })),
-        unitsAt: kept.map((s) => s.counter),
-        timesAt: kept.map((s) => Date.parse(s.takenAt)),
-        ...(elapsedMs > 0 ? { elapsedMs } : {}),
-        ...(unitCount ? { unitCount: unitCount.count } : {}),
-      });
+      const diagnosis = diagnoseCapture(diff, kept, samples, unitCount?.count);
       const byFile = new Map(kept.map((s) => [s.file, s]));
       const output: AttachOutput = {
         ...diff,
