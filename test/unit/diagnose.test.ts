@@ -313,4 +313,12 @@ test('LangGraph\'s durability advice for a backlog when its runs pile up beside 
   assert.match(langGraph.findings[0]!.fix, /durability "sync"/);
   const plain = diagnose({ diff: diffOf([writes, row('PregelLoop', [1, 1, 1])]) });
   assert.doesNotMatch(plain.findings[0]!.fix, /durability/);
+  // A pile-up that began before the first snapshot never doubles within it (story B at 50 turns a
+  // second: 111 → 142 → 175 runs in flight): rising in every interval is enough.
+  const rising = diagnose({ diff: diffOf([writes, row('PregelLoop', [111, 142, 175], [100, 130])]) });
+  const writesOf = (d: typeof rising) => d.findings.find((f) => f.className === '{operation, resolve, reject}')!;
+  assert.match(writesOf(rising).fix, /durability "sync"/);
+  // Runs that rose once and fell back are the graph's concurrency moving, not a pile-up.
+  const moving = diagnose({ diff: diffOf([writes, row('PregelLoop', [111, 142, 130], [100, 140])]) });
+  assert.doesNotMatch(writesOf(moving).fix, /durability/);
 });
