@@ -10,17 +10,16 @@
 // One line per run on stdout (site, share, holder, grade: the line, its function, or WRONG), then the
 // rate per fixture and Node.
 //   node scripts/bench-sites.js [--runs 5] [--nodes 20,22,24] [--fixtures a,pulse,zoo | a,listener,…]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runCli } from '../dist/test/helpers/cli.js';
 import { enclosingFunctionLine, lineOf } from '../dist/test/helpers/fixture-lines.js';
 import { startTarget } from '../dist/test/helpers/live-target.js';
 import { requireNodeBinary } from '../dist/test/helpers/node-binaries.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const BIN = join(ROOT, 'bin', 'leakhunt.js');
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '5' }, nodes: { type: 'string', default: '20,22,24' }, fixtures: { type: 'string', default: 'a,pulse,zoo' } } });
 const log = (line) => process.stderr.write(`bench:sites: ${line}\n`);
 
@@ -28,20 +27,24 @@ const log = (line) => process.stderr.write(`bench:sites: ${line}\n`);
 // V8 records functions, not statements, so naming that function is right too, at a coarser grain. The
 // zoo cases' lines are their `BUG` markers (or the call that makes the closure a marker is in): the zoo
 // was written to test verdicts, not these rules, so it is the test on programs they were not tuned on.
-const zoo = (name, exact, rate = 100) => ({ name: `zoo/${name}`, every: rate, rate, lines: (f) => { const lines = exact(f); return { exact: lines, fn: enclosingFunctionLine(f, lines[0]) }; } });
+// `fn` defaults to the `function` declaration around the first line.
+const zoo = (name, exact, { rate = 100, fn } = {}) => ({
+  name: `zoo/${name}`, every: rate, rate,
+  lines: (f) => { const lines = exact(f); return { exact: lines, fn: fn ? fn(f) : enclosingFunctionLine(f, lines[0]) }; },
+});
 const bug = (f) => lineOf(f, /\/\/ BUG/);
 const FIXTURES = {
   a: { name: 'agents/context-capture', every: 6, rate: 50, lines: (f) => ({ exact: [lineOf(f, /new SearchClient\(/)] }) },
   pulse: { name: 'per-request-client', every: 100, rate: 100, lines: (f) => { const at = lineOf(f, /new PulseClient\(/); return { exact: [at], fn: enclosingFunctionLine(f, at) }; } },
   listener: zoo('listener-per-request', (f) => [lineOf(f, /settingsBus\.on\(/)]),
-  'als-timer': { ...zoo('als-timer-client', (f) => [bug(f)]), lines: (f) => ({ exact: [bug(f)], fn: lineOf(f, /return als\.run\(/) }) },
-  buffers: zoo('buffers-kept', (f) => [lineOf(f, /Buffer\.alloc\(/), bug(f)], 20),
+  'als-timer': zoo('als-timer-client', (f) => [bug(f)], { fn: (f) => lineOf(f, /return als\.run\(/) }),
+  buffers: zoo('buffers-kept', (f) => [lineOf(f, /Buffer\.alloc\(/), bug(f)], { rate: 20 }),
   'closure-array': zoo('closure-array', (f) => [bug(f)]),
   interval: zoo('interval-closure', (f) => [lineOf(f, /setInterval\(/)]),
   'module-array': zoo('module-array', (f) => [bug(f)]),
   // The BUG line awaits a reply that never comes; what piles up first is the `{ resolve, reject }` record
   // each call stores in the gateway's map and never deletes: that line (in the Promise's executor) too.
-  'never-settles': { ...zoo('never-settles', () => []), lines: (f) => ({ exact: [bug(f), lineOf(f, /new OrderRequest\(/), lineOf(f, /this\.waiting\.set\(/)], fn: lineOf(f, /return new Promise\(/) }) },
+  'never-settles': zoo('never-settles', (f) => [bug(f), lineOf(f, /new OrderRequest\(/), lineOf(f, /this\.waiting\.set\(/)], { fn: (f) => lineOf(f, /return new Promise\(/) }),
   'two-leaks': zoo('two-leaks', (f) => [lineOf(f, /BUG 1/), lineOf(f, /BUG 2/), lineOf(f, /new Session\(/)]),
 };
 const ZOO = ['listener', 'als-timer', 'buffers', 'closure-array', 'interval', 'module-array', 'never-settles', 'two-leaks'];
@@ -52,18 +55,13 @@ async function oneRun(fixture, node) {
   const target = await startTarget({ fixture: fixture.name, node, nodeArgs: ['--inspect-port=0'], rate: fixture.rate, serving: true, warmupMs: 2000 });
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-bench-sites-'));
   try {
-    const args = [BIN, 'attach', String(target.pid), '--snapshots', '3', '--counter', 'globalThis.__leakhuntRequests', '--every', String(fixture.every),
-      '--interval', '120s', '--sample-every', '250ms', '--out', join(dir, 'out'), '--trace-allocations', '--json', '--no-progress'];
-    const cli = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
-    cli.stdout.setEncoding('utf8').on('data', (d) => (out += d));
-    cli.stderr.setEncoding('utf8').on('data', (d) => (err = (err + d).slice(-2000)));
-    const code = await new Promise((resolve) => cli.on('exit', resolve));
+    const r = await runCli(['attach', String(target.pid), '--snapshots', '3', '--counter', 'globalThis.__leakhuntRequests', '--every', String(fixture.every),
+      '--interval', '120s', '--sample-every', '250ms', '--out', join(dir, 'out'), '--trace-allocations', '--json', '--no-progress'], { timeoutMs: 600_000 });
     let json;
     try {
-      json = JSON.parse(out);
+      json = JSON.parse(r.stdout);
     } catch {
-      return { grade: 'WRONG', text: `attach exited ${code} without JSON: ${err.trim().split('\n').at(-1) ?? ''}` };
+      return { grade: 'WRONG', text: `attach exited ${r.code} without JSON: ${r.stderr.trim().split('\n').at(-1) ?? ''}` };
     }
     const top = json.findings[0];
     const frame = top?.allocation?.frames?.[0];

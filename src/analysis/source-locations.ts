@@ -36,30 +36,39 @@ export function forEachLocation(
 
 const SCRIPT_EDGE = /^script(_or_debug_info)?$/;
 
+/** Packs a 0-based line and column into one number (both are 32-bit). */
+const COLUMNS = 0x100000000;
+
 export class ClosureLocations {
   readonly #graph: HeapGraph;
-  /** Per located closure ordinal: its entry's line and column (0-based). */
-  readonly #at = new Map<number, { line: number; column: number }>();
+  /** Per located closure ordinal: its entry's line × COLUMNS + column (0-based); filled on first use. */
+  #at: Map<number, number> | undefined;
 
   private constructor(graph: HeapGraph) {
     this.#graph = graph;
-    forEachLocation(graph, (n, _script, line, column) => {
-      if (graph.nodeType[n] === graph.nodeTypes.closure && !this.#at.has(n)) this.#at.set(n, { line, column });
-    });
   }
 
-  /** The closures' locations of `graph`, or undefined when it has none. */
+  /** The closures' locations of `graph`, or undefined when it has no `locations` section. */
   static of(graph: HeapGraph): ClosureLocations | undefined {
-    const found = new ClosureLocations(graph);
-    return found.#at.size > 0 ? found : undefined;
+    return graph.extras.locations?.length ? new ClosureLocations(graph) : undefined;
   }
 
   /** Where closure `ordinal`'s text stands, or undefined (not a closure, no entry, no script name). */
   locationOf(ordinal: number): SourceLocation | undefined {
-    const at = this.#at.get(ordinal);
+    const at = this.#places().get(ordinal);
     if (at === undefined) return undefined;
     const url = this.#scriptName(ordinal);
-    return url === undefined ? undefined : { url, line: at.line + 1, column: at.column + 1 };
+    return url === undefined ? undefined : { url, line: Math.floor(at / COLUMNS) + 1, column: (at % COLUMNS) + 1 };
+  }
+
+  #places(): Map<number, number> {
+    if (this.#at) return this.#at;
+    const g = this.#graph;
+    const at = new Map<number, number>();
+    forEachLocation(g, (n, _script, line, column) => {
+      if (g.nodeType[n] === g.nodeTypes.closure && !at.has(n)) at.set(n, line * COLUMNS + column);
+    });
+    return (this.#at = at);
   }
 
   #scriptName(closure: number): string | undefined {

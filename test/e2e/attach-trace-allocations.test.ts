@@ -13,7 +13,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
@@ -24,7 +24,6 @@ import { resolveFixture } from '../helpers/take-snapshot.js';
 import { enclosingFunctionLine, lineOf } from '../helpers/fixture-lines.js';
 import { parseSnapshotFile } from '../../src/snapshot/parse.js';
 import { analyzeHeap } from '../../src/analysis/heap-analysis.js';
-import { readdirSync } from 'node:fs';
 
 interface Frame { function: string; url: string; line: number; column: number }
 interface Finding { className: string; allocation?: { frames: Frame[]; share: number; holder?: { className: string; owner?: string } } }

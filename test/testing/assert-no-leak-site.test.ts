@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { assertNoLeak, LeakAssertionError } from '../../src/testing/index.js';
+import { lineOf } from '../helpers/fixture-lines.js';
 
 class SessionRecord {
   readonly payload: number[];
@@ -39,8 +40,9 @@ test('a failing assertNoLeak names the line that made the leaked objects', { tim
   sessions.length = 0;
 });
 
-const lines = (): string[] => readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
-const lineWith = (text: string): number => lines().findIndex((l) => l.includes(text)) + 1;
+
+/** This file as V8 runs it (the compiled test), whose lines the sites name. */
+const THIS_FILE = fileURLToPath(import.meta.url);
 
 const settings = new EventEmitter();
 settings.setMaxListeners(0);
@@ -63,7 +65,7 @@ test('a listener per call: the site is the on(...) line, not the function\'s fir
   const [leak] = err.leaks;
   assert.ok(leak, err.message);
   const frame = leak.allocation?.frames[0];
-  assert.equal(frame?.line, lineWith("settings.on('changed'"), `${leak.className}: ${JSON.stringify(leak.allocation)}`);
+  assert.equal(frame?.line, lineOf(THIS_FILE, /settings\.on\('changed'/), `${leak.className}: ${JSON.stringify(leak.allocation)}`);
   assert.equal(frame?.function, 'subscribe');
   settings.removeAllListeners();
 });
@@ -85,7 +87,7 @@ test('a timer an object made per call schedules for itself: the site is where th
   const err = await assertNoLeak(() => startHeartbeat(), { iterations: 40 }).then(() => undefined, (e: unknown) => e);
   assert.ok(err instanceof LeakAssertionError, `the leak is found: ${String(err)}`);
   const frames = err.leaks.map((l) => `${l.className}: ${JSON.stringify(l.allocation)}`).join('\n');
-  const timerLine = lineWith('this.timer = setInterval(');
+  const timerLine = lineOf(THIS_FILE, /this\.timer = setInterval\(/);
   assert.ok(err.leaks.every((l) => l.allocation?.frames[0]?.line !== timerLine), `no finding names the timer's line:\n${frames}`);
   const [leak] = err.leaks;
   assert.equal(leak?.allocation?.frames[0]?.function, 'startHeartbeat', frames);

@@ -15,16 +15,12 @@
 
 import { allocationSiteKey, frameOrigin, type AllocationSite } from '../allocation-site.js';
 import type { HeapAnalysis } from '../heap-analysis.js';
-import type { RetainerPaths } from '../retainer-paths.js';
+import type { Chain } from '../retainer-paths.js';
 import type { ClosureLocations } from '../source-locations.js';
 import type { ClassSites } from './class-sites.js';
-import { CALLBACK_EDGE } from './holder-owners.js';
+import { CALLBACK_EDGE, namedEdge } from './holder-owners.js';
 import type { GroupAllocation } from './survivor-sites.js';
 
-/** Members whose chains are walked per group (evenly spread over the group). */
-const MEMBERS_WALKED = 200;
-/** How far up a member's chain the first old holder may be. */
-const HOOK_HOPS = 16;
 /** The location names the group only when it hooked at least this share of the members located. */
 const MIN_SHARE = 0.25;
 
@@ -37,17 +33,14 @@ interface Tally {
   readonly owner?: number;
 }
 
-/** Where the user's code hooked `members` onto an old holder through a closure, or undefined. */
+/** Where the user's code hooked a group onto an old holder through a closure (from its members' `chains`), or undefined. */
 export function attachingClosureSite(
-  analysis: HeapAnalysis, paths: RetainerPaths, sites: ClassSites, closures: ClosureLocations,
-  members: readonly number[], bornAfter: number,
+  analysis: HeapAnalysis, sites: ClassSites, closures: ClosureLocations, chains: readonly Chain[], bornAfter: number,
 ): GroupAllocation | undefined {
   const { nodeId } = analysis.graph;
-  const step = Math.max(1, Math.floor(members.length / MEMBERS_WALKED));
   const bySite = new Map<string, Tally>();
   let located = 0;
-  for (let i = 0; i < members.length; i += step) {
-    const chain = paths.shortestPath(members[i]!, HOOK_HOPS);
+  for (const chain of chains) {
     const old = chain.findIndex((hop, at) => at > 0 && nodeId[hop.ordinal]! <= bornAfter);
     if (old < 0) continue;
     located++;
@@ -88,7 +81,7 @@ function closureOf(analysis: HeapAnalysis, hook: number, bornAfter: number): num
   if (g.nodeType[hook] === g.nodeTypes.closure) return hook;
   for (let e = g.firstEdge[hook]!; e < g.firstEdge[hook + 1]!; e++) {
     const to = g.edgeTarget[e]!;
-    if (!named(g, e) || g.nodeType[to] !== g.nodeTypes.closure || g.nodeId[to]! <= bornAfter) continue;
+    if (!namedEdge(g, e) || g.nodeType[to] !== g.nodeTypes.closure || g.nodeId[to]! <= bornAfter) continue;
     if (CALLBACK_EDGE.test(g.edgeNameOf(e))) return to;
   }
   return undefined;
@@ -98,21 +91,15 @@ function closureOf(analysis: HeapAnalysis, hook: number, bornAfter: number): num
 function runsFor(analysis: HeapAnalysis, closure: number, bornAfter: number): number | undefined {
   const g = analysis.graph;
   for (let e = g.firstEdge[closure]!; e < g.firstEdge[closure + 1]!; e++) {
-    if (!named(g, e)) continue;
+    if (!namedEdge(g, e)) continue;
     const name = g.edgeNameOf(e);
     const to = g.edgeTarget[e]!;
     if (name === 'bound_this' && g.nodeId[to]! > bornAfter) return to;
     if (name !== 'context') continue;
     for (let c = g.firstEdge[to]!; c < g.firstEdge[to + 1]!; c++) {
       const self = g.edgeTarget[c]!;
-      if (named(g, c) && g.edgeNameOf(c) === 'this' && g.nodeId[self]! > bornAfter) return self;
+      if (namedEdge(g, c) && g.edgeNameOf(c) === 'this' && g.nodeId[self]! > bornAfter) return self;
     }
   }
   return undefined;
-}
-
-/** An edge with a name (not an element, hidden or weak one). */
-function named(g: HeapAnalysis['graph'], e: number): boolean {
-  const type = g.edgeType[e]!;
-  return type !== g.edgeTypes.weak && type !== g.edgeTypes.element && type !== g.edgeTypes.hidden;
 }

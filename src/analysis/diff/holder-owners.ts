@@ -18,6 +18,7 @@
 // client, would name the call's line, not the client's; a context's stack is often another function's:
 // V8 names the function an inlined one ran in).
 
+import type { HeapGraph } from '../../snapshot/heap-graph.js';
 import type { HeapAnalysis } from '../heap-analysis.js';
 import { retainingEdgeOf } from '../retainer-index.js';
 
@@ -27,6 +28,12 @@ export const CALLBACK_EDGE = /^(_onTimeout|_onImmediate|callback|_callback|liste
 const CAPTURE_EDGE = /^(context|bound_this|bound_function|this)$/;
 /** Holder → callback → its context → a variable or `this`: an owner is at most this far. */
 const OWNER_HOPS = 3;
+
+/** An edge with a name a holder keeps something by: not an element, hidden or weak one. */
+export function namedEdge(g: HeapGraph, e: number): boolean {
+  const type = g.edgeType[e]!;
+  return type !== g.edgeTypes.weak && type !== g.edgeTypes.element && type !== g.edgeTypes.hidden;
+}
 
 /**
  * Objects born after `bornAfter` that `holder` works for, nearest first (see the header); `next` is
@@ -48,10 +55,9 @@ function callbackOwners(analysis: HeapAnalysis, holder: number, bornAfter: numbe
     const next: number[] = [];
     for (const from of frontier) {
       for (let e = g.firstEdge[from]!; e < g.firstEdge[from + 1]!; e++) {
-        const type = g.edgeType[e]!;
-        if (type === g.edgeTypes.weak || type === g.edgeTypes.element || type === g.edgeTypes.hidden) continue;
+        if (!namedEdge(g, e)) continue;
         const name = g.edgeNameOf(e);
-        const follows = depth === 0 ? CALLBACK_EDGE.test(name) : CAPTURE_EDGE.test(name) || type === g.edgeTypes.context;
+        const follows = depth === 0 ? CALLBACK_EDGE.test(name) : CAPTURE_EDGE.test(name) || g.edgeType[e] === g.edgeTypes.context;
         if (!follows) continue;
         const to = g.edgeTarget[e]!;
         if (g.nodeId[to]! <= bornAfter || to === holder) continue;

@@ -1,5 +1,7 @@
 // Where a survivor group was made, when the snapshots were taken while allocations were tracked: the
-// folded allocation site (allocation-site.ts) most of its members share, with its share of them.
+// folded allocation site (allocation-site.ts) most of its members share, with its share of them —
+// unless a closure of the user's code hooked them onto what outlives the series: then the statement
+// that made it (attaching-closures.ts), which comes first.
 //
 // When no member was made in the user's own code (story A: LangChain makes its RunTrees in its own
 // continuations, below no frame of the program), the members' site says nothing a user can change;
@@ -18,7 +20,7 @@
 import { allocationSiteKey, type AllocationSite } from '../allocation-site.js';
 import { AllocationStacks } from '../allocation-stacks.js';
 import type { HeapAnalysis } from '../heap-analysis.js';
-import type { RetainerPaths } from '../retainer-paths.js';
+import type { Chain, RetainerPaths } from '../retainer-paths.js';
 import { ClosureLocations } from '../source-locations.js';
 import { attachingClosureSite } from './attaching-closures.js';
 import { ClassSites } from './class-sites.js';
@@ -34,7 +36,7 @@ export interface GroupAllocation {
 
 /** Members whose chains are walked per group (evenly spread over the group). */
 const MEMBERS_WALKED = 200;
-/** How far up a member's chain a holder may be. */
+/** How far up a member's chain a holder (or the hook of attaching-closures.ts) may be. */
 const HOLDER_HOPS = 16;
 /** A holder's site names the finding only when it made the holders of at least this share of the members located. */
 const MIN_HOLDER_SHARE = 0.25;
@@ -50,9 +52,12 @@ export function allocationOfGroups(
   const members: number[][] = Array.from({ length: groups }, () => []);
   for (let n = 0; n < groupOf.length; n++) if (groupOf[n]! >= 0) members[groupOf[n]!]!.push(n);
   return members.map((m) => {
+    // The chains of an even sample of the members, walked once for both chain rules below.
+    let sampled: Chain[] | undefined;
+    const chains = (): Chain[] => (sampled ??= sampleChains(paths, m));
     // The statement that hooked them onto what outlives the series, when a closure of the user's did
     // (attaching-closures.ts): finer than any function's first line that tracking records.
-    const hooked = closures && attachingClosureSite(analysis, paths, classSites, closures, m, bornAfter);
+    const hooked = closures && attachingClosureSite(analysis, classSites, closures, chains(), bornAfter);
     if (hooked) return hooked;
     const counted = stacks.countSites(m);
     const [top] = counted;
@@ -61,8 +66,16 @@ export function allocationOfGroups(
     // in the target; why V8 did so is not known), which outvoted the line that made them.
     const own = counted.find((s, i) => s.site.inUserCode && (i === 0 || s.share >= MIN_HOLDER_SHARE));
     if (own) return { site: own.site, share: own.share };
-    return holderSite(analysis, paths, classSites, m, bornAfter) ?? (top ? { site: top.site, share: top.share } : undefined);
+    return holderSite(analysis, classSites, chains(), bornAfter) ?? (top ? { site: top.site, share: top.share } : undefined);
   });
+}
+
+/** Chains of `members` evenly spread over them, MEMBERS_WALKED at most, HOLDER_HOPS long at most. */
+function sampleChains(paths: RetainerPaths, members: readonly number[]): Chain[] {
+  const step = Math.max(1, Math.floor(members.length / MEMBERS_WALKED));
+  const chains: Chain[] = [];
+  for (let i = 0; i < members.length; i += step) chains.push(paths.shortestPath(members[i]!, HOLDER_HOPS));
+  return chains;
 }
 
 interface HolderTally {
@@ -72,16 +85,12 @@ interface HolderTally {
   readonly ways: Map<string, { count: number; hop: number; holder: number; owner?: number }>;
 }
 
-function holderSite(
-  analysis: HeapAnalysis, paths: RetainerPaths, sites: ClassSites, members: readonly number[], bornAfter: number,
-): GroupAllocation | undefined {
+function holderSite(analysis: HeapAnalysis, sites: ClassSites, chains: readonly Chain[], bornAfter: number): GroupAllocation | undefined {
   const { nodeId } = analysis.graph;
   const { classOf } = analysis.classIndex;
-  const step = Math.max(1, Math.floor(members.length / MEMBERS_WALKED));
   const bySite = new Map<string, HolderTally>();
   let located = 0;
-  for (let i = 0; i < members.length; i += step) {
-    const chain = paths.shortestPath(members[i]!, HOLDER_HOPS);
+  for (const chain of chains) {
     let known = false;
     for (let hop = 1; hop < chain.length; hop++) {
       const holder = chain[hop]!.ordinal;
