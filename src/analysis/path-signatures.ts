@@ -135,8 +135,11 @@ export class PathSignatures {
   }
 }
 
-/** The signature text of one given chain (object first), with the same folding as PathSignatures. */
-export function chainSignature(analysis: HeapAnalysis, chain: Chain): string {
+/**
+ * The signature text of one given chain (object first), with the same folding as PathSignatures. A chain that does not end at the root ends with NO_ROOT,
+ * unless `cut` says the caller stopped it short on purpose (signature-keys.ts writes `← …` there).
+ */
+export function chainSignature(analysis: HeapAnalysis, chain: Chain, cut = false): string {
   const parts: string[] = [];
   let label = '';
   for (let i = 0; i < chain.length; i++) {
@@ -148,7 +151,7 @@ export function chainSignature(analysis: HeapAnalysis, chain: Chain): string {
     if (holder) label = linkLabel(analysis, hop.ordinal, hop.edge, name);
   }
   const top = chain[chain.length - 1];
-  if (top !== undefined && top.ordinal !== analysis.graph.rootOrdinal) parts.push(NO_ROOT);
+  if (!cut && top !== undefined && top.ordinal !== analysis.graph.rootOrdinal) parts.push(NO_ROOT);
   return parts.join(' ← ');
 }
 

@@ -24,8 +24,9 @@ export function comparisonKey(analysis: HeapAnalysis, paths: RetainerPaths, ordi
       break;
     }
   }
-  const text = chainSignature(analysis, chain.slice(0, end + 1));
-  return end < chain.length - 1 ? `${text} ← …` : text;
+  const cut = end < chain.length - 1;
+  const text = chainSignature(analysis, chain.slice(0, end + 1), cut);
+  return cut ? `${text} ← …` : text;
 }
 
 /** Held by two or more distinct objects over edges a path may take (not weak, not self). */
