@@ -40,12 +40,26 @@ function group(className: string, counts: number[], retainedSize: number, throug
   };
 }
 
-function diffOf(groups: SignatureGroup[], growth = 100_000, mode: DiffResult['mode'] = 'signatures'): DiffResult {
+/** Class rows as a diff has them: each class's objects over all its paths (`others`: on paths not among the groups). */
+function classRows(groups: SignatureGroup[], growth: number, others: Record<string, number[]>): ClassDiffRow[] {
+  const counts = new Map<string, number[]>(Object.entries(others).map(([name, c]) => [name, [...c]]));
+  for (const g of groups) {
+    const sum = counts.get(g.className);
+    counts.set(g.className, sum ? sum.map((c, k) => c + g.counts[k]!) : [...g.counts]);
+  }
+  return [...counts].map(([name, c], i) => {
+    const n = c.length - 1;
+    return {
+      name, counts: c, sizes: c.map((x) => x * 40), retainedSizes: c.map((x) => x * 100), newCount: 0, deletedCount: 0,
+      newPerInterval: null, deletedPerInterval: null, countDelta: c[n]! - c[0]!, sizeDelta: i === 0 ? growth : (c[n]! - c[0]!) * 40,
+      retainedDelta: (c[n]! - c[0]!) * 100, growthPerInterval: (c[n]! - c[0]!) / n, grewEveryInterval: null,
+    };
+  });
+}
+
+function diffOf(groups: SignatureGroup[], growth = 100_000, mode: DiffResult['mode'] = 'signatures', others: Record<string, number[]> = {}): DiffResult {
   const snapshots = groups[0]?.counts.length ?? 3;
-  const classes: ClassDiffRow[] = [{
-    name: 'Session', counts: [0, 0, 0], sizes: [0, 0, 0], retainedSizes: [0, 0, 0], newCount: 0, deletedCount: 0,
-    newPerInterval: null, deletedPerInterval: null, countDelta: 0, sizeDelta: growth, retainedDelta: 0, growthPerInterval: 0, grewEveryInterval: null,
-  }];
+  const classes = classRows(groups, growth, others);
   return {
     schemaVersion: 1,
     snapshots: Array.from({ length: snapshots }, (_, k) => ({ file: `s${k}`, nodeCount: 1000, edgeCount: 4000, totalSize: 1e6, maxId: 1000 })),
@@ -113,6 +127,23 @@ test('the growth must matter: the retained size its added objects account for, a
 test('two snapshots (two instances of one service): growth of ten objects or more', () => {
   assert.equal(signatureGrowthFindings(diffOf([group('Session', [100, 400], 40_000)]))[0]?.className, 'Session');
   assert.deepEqual(signatureGrowthFindings(diffOf([group('Session', [100, 108], 400_000)])), []);
+});
+
+test('objects that moved from one path of their class to another are not growth: a path counts what its class gained', () => {
+  // Two processes of one program: 306 module export objects keyed under another holder in the second
+  // process (shortest paths break ties by hash-ordered edges), the class as a whole unchanged (467 → 467).
+  const moved = group('Object', [0, 306], 209_320);
+  const cache = group('CacheEntry', [100, 400], 83_392);
+  const findings = signatureGrowthFindings(diffOf([moved, cache], 100_000, 'signatures', { Object: [467, 161] }));
+  assert.deepEqual(findings.map((f) => f.className), ['CacheEntry']);
+  assert.equal(findings[0]!.count, 300);
+  // Part moved, part new: only the class's own gain counts (and is said).
+  const part = group('Session', [50, 150, 250], 400_000);
+  const [f] = signatureGrowthFindings(diffOf([part], 100_000, 'signatures', { Session: [150, 150, 100] }));
+  assert.equal(f?.count, 150);
+  assert.match(f!.evidence[0]!, /^150 more Session alive along one retainer path \(50 → 150 → 250\), more in every interval \(the path gained 200, the class as a whole 150: the others moved from its other paths\);/);
+  // Nothing new to the class: no finding, however much the path gained.
+  assert.deepEqual(signatureGrowthFindings(diffOf([part], 100_000, 'signatures', { Session: [200, 100, 0] })), []);
 });
 
 test('groups held through a finding, or beside it in the same container, are listed under it', () => {
