@@ -74,7 +74,7 @@ function growthEvidence(className: string, count: number, born: readonly number[
  * a frame. A finding headed by one of these is named after the program's own objects folded into it when
  * there are any (`PollJob` held by a `Timeout`, `RequestState` closed over by a listener).
  */
-const CARRIER = /^(Timeout|Immediate|TimersList|Function|\(closure\)|Array|Object|Promise|Map|Set|WeakRef|AsyncContextFrame|\(object elements\)|\(array\)|\(string\)|\(number\))$|\(\)$/;
+export const CARRIER = /^(Timeout|Immediate|TimersList|Function|\(closure\)|Array|Object|Promise|Map|Set|WeakRef|AsyncContextFrame|\(object elements\)|\(array\)|\(string\)|\(number\))$|\(\)$/;
 
 /** Per finding: the classes of other growing groups held through its objects, with their counts. */
 type AlsoHeld = Map<Finding, Map<string, number>>;

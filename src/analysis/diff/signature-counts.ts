@@ -11,19 +11,22 @@
 // unreachable object has no path, so no signature.
 
 import type { HeapAnalysis } from '../heap-analysis.js';
-import { PathSignatures } from '../path-signatures.js';
+import { hopName, PathSignatures } from '../path-signatures.js';
 import { RetainerPaths } from '../retainer-paths.js';
 import { comparisonKey } from './signature-keys.js';
 
 /** Signature texts interned across every snapshot of a series, so ids compare between snapshots. */
 export class SignatureTexts {
   readonly texts: string[] = [];
+  /** Per id: the class of the objects at its start (hopName, as the group's className; sameClass). */
+  readonly classes: string[] = [];
   readonly #ids = new Map<string, number>();
 
-  idOf(text: string): number {
+  idOf(text: string, className: string): number {
     let id = this.#ids.get(text);
     if (id === undefined) {
       id = this.texts.push(text) - 1;
+      this.classes.push(className);
       this.#ids.set(text, id);
     }
     return id;
@@ -72,7 +75,9 @@ export function countBySignature(analysis: HeapAnalysis, texts: SignatureTexts):
   // Keys of the signatures that hold objects; graph signatures that differ only above the cut share a
   // key, and then add up.
   const seriesOf = new Int32Array(localEnd).fill(-1);
-  for (let s = 0; s < localEnd; s++) if (localCount[s]! > 0) seriesOf[s] = texts.idOf(comparisonKey(analysis, paths, firstMember[s]!));
+  for (let s = 0; s < localEnd; s++) {
+    if (localCount[s]! > 0) seriesOf[s] = texts.idOf(comparisonKey(analysis, paths, firstMember[s]!), sameClass(hopName(analysis, firstMember[s]!)));
+  }
   const count = new Float64Array(texts.texts.length);
   const size = new Float64Array(texts.texts.length);
   for (let s = 0; s < localEnd; s++) {
@@ -82,6 +87,17 @@ export function countBySignature(analysis: HeapAnalysis, texts: SignatureTexts):
     size[id]! += localSize[s]!;
   }
   return { counts: { count, size }, index: { analysis, paths, signatures, seriesOf } };
+}
+
+/**
+ * One name for a class in every process: a plain object's `{a, b, c}` lists its properties in edge order,
+ * and the edge order of a dictionary-mode object is its hash table's, seeded per process (the package.json
+ * cache entries of Node read `{pjsonPath, exists, name, …}` in one process and `{type, pjsonPath, main, …}`
+ * in another), so the properties are sorted here. Other names are their own.
+ */
+export function sameClass(name: string): string {
+  if (!name.startsWith('{') || !name.endsWith('}')) return name;
+  return `{${name.slice(1, -1).split(', ').sort().join(', ')}}`;
 }
 
 /** The series id of a node's signature in the graph of `index`, or -1 (not counted, or unreachable). */

@@ -3,6 +3,10 @@
 // last; each with what its objects retain together in the newest snapshot and the chain of its largest
 // member there (describeChain, as the survivor groups of an id diff).
 //
+// Each row also says how many objects of its class the class's other paths lost over the series
+// (lostElsewhere): across processes, or sessions of one, the shortest path to an object with several
+// holders may take another one, and objects then move between paths of one class without being new.
+//
 // Rows are ranked by growth: those that rose in every interval first, then by self-size growth. Only the
 // counts are compared: a row whose members are all replaced between snapshots keeps its count, and
 // objects born and dead within an interval are not seen (docs/diff-modes.md).
@@ -31,6 +35,12 @@ export interface SignatureGroup {
   readonly retainedSize: number;
   /** The chain of the group's largest member in the newest snapshot, object first. */
   readonly chain: readonly ChainHop[];
+  /**
+   * Objects of its class that its class's other paths lost from the first snapshot to the last: at most
+   * this many of the group's gain may be objects that only moved to this path (another holder taken).
+   * Plain objects' `{a, b}` names are compared with their properties sorted (signature-counts sameClass).
+   */
+  readonly lostElsewhere: number;
 }
 
 export interface SignatureSeries {
@@ -58,8 +68,10 @@ export function describeSignatureSeries(
 ): SignatureSeries {
   const intervals = series.length - 1;
   const grown: Row[] = [];
+  const lost = new Map<string, number>();
   for (let id = 0; id < texts.texts.length; id++) {
     const counts = series.map((c) => c.count[id] ?? 0);
+    if (counts[intervals]! < counts[0]!) lost.set(texts.classes[id]!, (lost.get(texts.classes[id]!) ?? 0) + counts[0]! - counts[intervals]!);
     if (!(counts[intervals]! > counts[0]!)) continue;
     grown.push({ id, counts, sizes: series.map((c) => c.size[id] ?? 0), every: grewEveryInterval(counts) });
   }
@@ -85,6 +97,7 @@ export function describeSignatureSeries(
       grewEveryInterval: r.every,
       retainedSize: members.retainedSize[g]!,
       chain: describeChain(analysis, paths.shortestPath(representative), false, labeler),
+      lostElsewhere: lost.get(texts.classes[r.id]!) ?? 0,
     };
   });
   return { signatureCount: texts.texts.length, grownCount: grown.length, groups };
