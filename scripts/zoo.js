@@ -4,11 +4,14 @@
 // --leak-repeat times (default 3). Prints a table on stdout, progress on stderr, and writes every run's
 // answer (verdict, evidence, findings with their chains) as JSON to --out (default zoo-results.json).
 // Uses the compiled case runner (dist/test/helpers/zoo.js): run through `npm run zoo`, which builds first.
-//   node scripts/zoo.js [--repeat 10] [--leak-repeat 3] [--nodes 20,24] [--cases map-cache,lru] [--out file]
+// --across-processes: each run is two instances of the case, a snapshot of each at a different age and
+// `leakhunt diff --across-processes` (test/helpers/zoo.ts runZooCaseAcross); backlog cases are left out
+// (the mode cannot tell a backlog from a leak) and a warm-up is expected to read `none`.
+//   node scripts/zoo.js [--repeat 10] [--leak-repeat 3] [--nodes 20,24] [--cases map-cache,lru] [--out file] [--across-processes]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-const USAGE = 'usage: node scripts/zoo.js [--repeat N] [--leak-repeat N] [--nodes 20,24] [--cases a,b] [--out file]';
+const USAGE = 'usage: node scripts/zoo.js [--repeat N] [--leak-repeat N] [--nodes 20,24] [--cases a,b] [--out file] [--across-processes]';
 let parsed;
 try {
   parsed = parseArgs({
@@ -19,6 +22,7 @@ try {
       nodes: { type: 'string', default: '20,24' },
       cases: { type: 'string' },
       out: { type: 'string', default: 'zoo-results.json' },
+      'across-processes': { type: 'boolean', default: false },
     },
   });
 } catch (err) {
@@ -38,9 +42,13 @@ if (!(repeat >= 1) || !(leakRepeat >= 1) || nodes.some((n) => ![20, 22, 24].incl
   process.exit(2);
 }
 
-const { describeAnswer, judgeZooRun, loadZooCases, renderChain, runZooCase } = await import('../dist/test/helpers/zoo.js');
+const { acrossProcessesExpectation, describeAnswer, judgeZooRun, loadZooCases, renderChain, runZooCase, runZooCaseAcross } = await import('../dist/test/helpers/zoo.js');
+const across = values['across-processes'];
 const filters = values.cases?.split(',').filter(Boolean);
-const cases = loadZooCases().filter((c) => !filters || filters.some((f) => c.name.includes(f)));
+const cases = loadZooCases()
+  .filter((c) => !filters || filters.some((f) => c.name.includes(f)))
+  .map((c) => (across ? { ...c, expect: acrossProcessesExpectation(c.expect) } : c))
+  .filter((c) => c.expect !== undefined);
 if (cases.length === 0) {
   console.error(`no zoo case matches ${values.cases}`);
   process.exit(2);
@@ -56,7 +64,7 @@ for (const node of nodes) {
     for (let k = 0; k < runs; k++) {
       let record;
       try {
-        const run = await runZooCase(c, node);
+        const run = across ? await runZooCaseAcross(c, node) : await runZooCase(c, node);
         row.nodeVersion = run.nodeVersion;
         const judgement = run.out ? judgeZooRun(c.expect, run.out) : { right: false, wrong: ['no answer'], unchecked: [] };
         const right = judgement.right && run.problems.length === 0;
@@ -69,7 +77,7 @@ for (const node of nodes) {
           unchecked: judgement.unchecked,
           problems: run.problems,
           durationMs: run.durationMs,
-          counters: run.out?.snapshots.map((s) => s.counter ?? null) ?? [],
+          counters: run.out?.snapshots?.map((s) => s.counter ?? null) ?? [],
           evidence: run.out?.evidence ?? [],
           findings: (run.out?.findings ?? []).map((f) => ({ kind: f.kind, className: f.className, count: f.count, drained: f.drained, chain: renderChain(f.chain, 12), fix: f.fix })),
         };
@@ -104,4 +112,4 @@ const total = rows.reduce((n, r) => n + r.runs.length, 0);
 const right = rows.reduce((n, r) => n + r.runs.filter((x) => x.right).length, 0);
 console.log(`\n${right}/${total} runs right in ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${values.out}`);
 
-writeFileSync(values.out, `${JSON.stringify({ startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, repeat, leakRepeat, nodes, rows }, null, 2)}\n`);
+writeFileSync(values.out, `${JSON.stringify({ startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, repeat, leakRepeat, nodes, acrossProcesses: across, rows }, null, 2)}\n`);

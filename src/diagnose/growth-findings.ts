@@ -46,7 +46,7 @@ interface Curve {
 }
 
 /** A group whose retained bytes are mostly backing stores is memory outside the JS heap: `external`. */
-const EXTERNAL_SHARE = 0.5;
+export const EXTERNAL_SHARE = 0.5;
 
 /** Why a curve is growth that lasts, or undefined when it is not. */
 function lastingGrowth(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext): readonly number[] | undefined {

@@ -2,12 +2,13 @@
 // sessions, or instances of one service): retainer paths whose live objects kept growing.
 //
 // Contract (for diagnose.ts, which calls it; nothing else here depends on diagnose.ts but its types):
-//   signatureGrowthFindings(diff, rates?) → Finding[], all of kind 'leak', largest first; [] unless
+//   signatureGrowthFindings(diff, rates?) → Finding[] of kind 'leak', or 'external' when half or more of
+//   what the group retains is ArrayBuffer backing stores (as the id diff says it), largest first; [] unless
 //   diff.mode is 'signatures'. `rates` gives the per-minute and per-unit rates, as DiagnoseInput does.
 //   Each finding: className and signature of the path group, count = objects added from the first
 //   snapshot to the last (less what its class's other paths lost), perInterval = that over the intervals, retainedSize = what the whole group
 //   retains in the newest snapshot (old members too: objects are not matched by id), the chain of its
-//   largest member, a fix from fixes.ts, the counts as evidence, and the groups held with it (alsoHeld).
+//   representative member (signature-series.ts), a fix from fixes.ts, the counts as evidence, and the groups held with it (alsoHeld).
 //
 // The rule: the growth model of growth-model.ts (docs/diagnosis-model.md), on live counts per path
 // instead of survivors (objects are not matched by id):
@@ -39,7 +40,7 @@ import type { DiffResult, SignatureGroup } from '../analysis/diff/diff-series.js
 import type { Finding } from './diagnose.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
-import { CARRIER, PLUMBING, rates as growthRates, V8_INTERNAL } from './growth-findings.js';
+import { CARRIER, EXTERNAL_SHARE, PLUMBING, rates as growthRates, V8_INTERNAL } from './growth-findings.js';
 
 export interface GrowthRates {
   /** Time between the first and the last snapshot. */
@@ -79,8 +80,9 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): F
       continue;
     }
     const count = added(g);
+    const external = g.externalSize >= EXTERNAL_SHARE * g.retainedSize;
     findings.push({
-      kind: 'leak',
+      kind: external ? 'external' : 'leak',
       className: g.className,
       signature: g.signature,
       count,
@@ -90,13 +92,15 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): F
       ...fixFields(suggestFix(g.className, g.chain)),
       evidence: [
         `${count} more ${g.className} alive along one retainer path (${g.counts.join(' → ')})${n >= 3 ? ', more in every interval' : ''}${count < g.countDelta ? ` (the path gained ${g.countDelta}; its class's other paths lost ${g.lostElsewhere}, which may have moved here)` : ''}; compared by path, not object by object (the object ids of these snapshots do not line up)`,
+        ...(external ? [`${Math.round((100 * g.externalSize) / g.retainedSize)}% of what they retain is ArrayBuffer backing stores (Buffers): memory outside the JS heap`] : []),
       ],
+      externalSize: g.externalSize,
     });
   }
   return findings.map((f) => {
     const own = (through.get(f) ?? []).filter((g) => !CARRIER.test(g.className) && !V8_INTERNAL.test(g.className));
     const best = own.length > 0 ? own.reduce((a, b) => (grownRetained(b, added(b)) > grownRetained(a, added(a)) ? b : a)) : undefined;
-    const lead = CARRIER.test(f.className) && best ? namedAfter(f, best, added(best), n, rates) : f;
+    const lead = CARRIER.test(f.className) && f.kind !== 'external' && best ? namedAfter(f, best, added(best), n, rates) : f;
     const list = new Map(held.get(f) ?? []);
     if (lead !== f) {
       list.delete(best!.className);

@@ -183,6 +183,65 @@ export async function runZooCase(c: ZooCase, major: NodeMajor): Promise<ZooRun> 
   }
 }
 
+/**
+ * What a diff of two instances of a case (`leakhunt diff --across-processes`, docs/diff-modes.md) can
+ * answer: the case's own answer, except what needs one process's intervals. A warm-up is growth that
+ * stops after the first interval (across processes: `none`); a backlog is told from a leak by the same
+ * objects leaving (undefined: not judged, the mode's stated limit).
+ */
+export function acrossProcessesExpectation(e: ZooExpectation): ZooExpectation | undefined {
+  if (e.verdict === 'backlog' || e.attach.signalAfterSnapshots !== undefined) return undefined;
+  return e.verdict === 'warm-up' ? { ...e, verdict: 'none' } : e;
+}
+
+export interface AcrossRun {
+  readonly case: string;
+  readonly nodeVersion: string;
+  readonly out?: Pick<AttachJson, 'verdict' | 'evidence' | 'findings'> & { readonly mode: string };
+  readonly problems: readonly string[];
+  readonly durationMs: number;
+}
+
+/**
+ * Two instances of one case free-running side by side (as two replicas of a service), `leakhunt
+ * snapshot` of the first `ageMs` after the case's warm-up and of the second `olderByMs` later, then `leakhunt diff
+ * --across-processes --json` of the two files. A missing Node binary throws.
+ */
+export async function runZooCaseAcross(c: ZooCase, major: NodeMajor, ageMs = 2000, olderByMs = 4000): Promise<AcrossRun> {
+  const info = nodeBinaryInfo(major);
+  if (info.path === undefined) throw new Error(`no Node ${major} binary: ${info.reason}`);
+  const { attach } = c.expect;
+  // Both past the case's warm-up (a pool that fills, a cache at its bound), as a replica that has served a while.
+  const youngMs = (attach.warmupMs ?? 0) + ageMs;
+  const oldMs = youngMs + olderByMs;
+  const started = Date.now();
+  const problems: string[] = [];
+  const start = () => startTarget({ fixture: c.fixture, node: info.path!, rate: attach.rate, serving: true, env: attach.env });
+  const targets = await Promise.all([start(), start()]);
+  const dir = mkdtempSync(join(tmpdir(), 'leakhunt-zoo-'));
+  try {
+    const files: string[] = [];
+    for (const [k, target] of targets.entries()) {
+      await sleep(Math.max(0, started + (k === 0 ? youngMs : oldMs) - Date.now()));
+      const file = join(dir, `${k === 0 ? 'young' : 'old'}.heapsnapshot`);
+      const r = await runCli(['snapshot', String(target.pid), '-o', file, '--no-progress'], { timeoutMs: CLI_TIMEOUT_MS });
+      if (r.code !== 0) problems.push(`snapshot of ${k === 0 ? 'the young' : 'the old'} instance: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`);
+      files.push(file);
+    }
+    if (problems.length > 0) return { case: c.name, nodeVersion: info.version!, problems, durationMs: Date.now() - started };
+    const r = await runCli(['diff', ...files, '--across-processes', '--json', '--no-progress'], { timeoutMs: CLI_TIMEOUT_MS });
+    if (r.code !== 0 && r.code !== 1) {
+      problems.push(`diff exit ${r.code}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+      return { case: c.name, nodeVersion: info.version!, problems, durationMs: Date.now() - started };
+    }
+    for (const target of targets) if (!target.alive()) problems.push(`an instance died: ${target.stderr().slice(-300)}`);
+    return { case: c.name, nodeVersion: info.version!, out: JSON.parse(r.stdout) as AcrossRun['out'] & object, problems, durationMs: Date.now() - started };
+  } finally {
+    await Promise.all(targets.map((t) => t.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Sends SIGUSR2 to `pid` once `<dir>/<pid>-<k>.heapsnapshot` exists (attach renames it there when complete), for each k. */
 function signalAfterSnapshots(pid: number, dir: string, after: readonly number[]): { stop(): void; sent(): number } {
   const waiting = [...after].sort((a, b) => a - b);
@@ -221,7 +280,7 @@ function findingMismatch(f: Finding, e: FindingExpectation): string[] {
   return why;
 }
 
-export function judgeZooRun(expect: ZooExpectation, out: AttachJson): Judgement {
+export function judgeZooRun(expect: ZooExpectation, out: Pick<AttachJson, 'verdict' | 'findings'>): Judgement {
   const wrong: string[] = [];
   const unchecked: string[] = [];
   if (out.verdict !== expect.verdict) wrong.push(`verdict ${out.verdict}, expected ${expect.verdict}`);
@@ -261,7 +320,7 @@ export function renderChain(chain: readonly Hop[], max = 8): string {
 }
 
 /** Verdict, evidence and findings with their chains, for a failure message or a report. */
-export function describeAnswer(out: AttachJson): string {
+export function describeAnswer(out: Pick<AttachJson, 'verdict' | 'evidence' | 'findings'>): string {
   const lines = [`verdict ${out.verdict}`, ...out.evidence.map((e) => `  evidence: ${e}`)];
   out.findings.forEach((f, k) => {
     lines.push(`  finding ${k + 1}: ${f.kind} ${f.className} ×${f.count}${f.drained !== undefined ? ` drained=${f.drained}` : ''}`);

@@ -23,7 +23,7 @@ const hop = (className: string, id: number, edge: string | null, retainedSize = 
 
 const HOLDER = ' ← Array[] ← system / Context.items ← (root)';
 
-function group(className: string, counts: number[], retainedSize: number, through: string[] = [], lostElsewhere = 0): SignatureGroup {
+function group(className: string, counts: number[], retainedSize: number, through: string[] = [], lostElsewhere = 0, externalSize = 0): SignatureGroup {
   const n = counts.length - 1;
   const path = through.map((c) => ` ← ${c}.x`).join('');
   return {
@@ -38,6 +38,7 @@ function group(className: string, counts: number[], retainedSize: number, throug
     retainedSize,
     chain: [hop(className, 101, '3'), ...through.map((c, i) => hop(c, 200 + i, 'x')), hop('Array', 11, 'items'), hop('system / Context', 7, 'x'), hop('(root)', 1, null)],
     lostElsewhere,
+    externalSize,
   };
 }
 
@@ -171,6 +172,19 @@ test('a group whose objects hold a finding\'s, one per member, is listed under i
   // Closures held elsewhere (another array): their own finding.
   const other = { ...closures, signature: 'Function ← Array[] ← system / Context.onExit ← …', chain: [hooks[0]!, hop('Array', 12, 'onExit'), ...hooks.slice(2)] };
   assert.deepEqual(signatureGrowthFindings(diffOf([docs, other])).map((x) => x.className), ['DraftDocument', 'Function']);
+});
+
+test('a path whose objects mostly retain ArrayBuffer backing stores is external memory, as the id diff says', () => {
+  // zoo/buffers-kept across two processes: each kept Buffer holds a 64 KiB store outside the JS heap.
+  const buffers = group('Buffer', [100, 400], 27_000_000, [], 0, 26_200_000);
+  const d = diagnose({ diff: diffOf([buffers]) });
+  assert.equal(d.verdict, 'external');
+  assert.equal(d.findings[0]?.kind, 'external');
+  assert.equal(d.findings[0]?.externalSize, 26_200_000);
+  assert.match(d.findings[0]!.evidence[1]!, /^97% of what they retain is ArrayBuffer backing stores/);
+  // Stores under half of what the path retains: a leak of JS objects.
+  const d2 = diagnose({ diff: diffOf([group('Session', [100, 400], 400_000, [], 0, 150_000)]) });
+  assert.deepEqual([d2.verdict, d2.findings[0]?.kind], ['leak', 'leak']);
 });
 
 test('groups held through a finding, or beside it in the same container, are listed under it', () => {

@@ -1,7 +1,7 @@
 // The signature rows of a diff without ids: per retainer-path signature (by text), the live objects and
 // their self size in every snapshot, for the signatures whose count rose from the first snapshot to the
 // last; each with what its objects retain together in the newest snapshot and the chain of its largest
-// member there (describeChain, as the survivor groups of an id diff).
+// member on the path most of them take there (describeChain, as the survivor groups of an id diff).
 //
 // Each row also says how many objects of its class the class's other paths lost over the series
 // (lostElsewhere): across processes, or sessions of one, the shortest path to an object with several
@@ -11,7 +11,7 @@
 // counts are compared: a row whose members are all replaced between snapshots keeps its count, and
 // objects born and dead within an interval are not seen (docs/diff-modes.md).
 
-import { unionRetainedByGroup } from '../group-retained.js';
+import { externalByGroup, unionRetainedByGroup } from '../group-retained.js';
 import { describeChain, type ChainHop, type ChainLabeler } from '../chain-description.js';
 import { hopName } from '../path-signatures.js';
 import { grewEveryInterval } from './growth-curve.js';
@@ -33,7 +33,9 @@ export interface SignatureGroup {
   readonly grewEveryInterval: boolean | null;
   /** In the newest snapshot: the size of what the group's objects retain together (members under another member count once). */
   readonly retainedSize: number;
-  /** The chain of the group's largest member in the newest snapshot, object first. */
+  /** Of that, ArrayBuffer backing stores (memory outside the JS heap). */
+  readonly externalSize: number;
+  /** In the newest snapshot, the chain of the largest member on the whole path most members take, object first. */
   readonly chain: readonly ChainHop[];
   /**
    * Objects of its class that its class's other paths lost from the first snapshot to the last: at most
@@ -96,6 +98,7 @@ export function describeSignatureSeries(
       growthPerInterval: intervals > 0 ? countDelta / intervals : 0,
       grewEveryInterval: r.every,
       retainedSize: members.retainedSize[g]!,
+      externalSize: members.externalSize[g]!,
       chain: describeChain(analysis, paths.shortestPath(representative), false, labeler),
       lostElsewhere: lost.get(texts.classes[r.id]!) ?? 0,
     };
@@ -104,24 +107,42 @@ export function describeSignatureSeries(
 }
 
 /**
- * For each wanted signature (series ids, in group order): its largest member in the newest graph and
- * what its members retain together. A row that grew has members in the newest snapshot.
+ * For each wanted signature (series ids, in group order): its representative in the newest graph, what
+ * its members retain together, and how much of that is ArrayBuffer backing stores. A row that grew has
+ * members in the newest snapshot. The representative is the largest member on the whole path (graph
+ * signature) most of the row's members take: a row's key stops at the first shared holder, so one row
+ * can hold objects of several containers (closures in the listener arrays of two emitters), and the
+ * chain shown must be where most of them are.
  */
-function membersInNewest(index: SignatureIndex, wanted: readonly number[]): { representative: Int32Array; retainedSize: Float64Array } {
-  const { analysis } = index;
+function membersInNewest(index: SignatureIndex, wanted: readonly number[]): { representative: Int32Array; retainedSize: Float64Array; externalSize: Float64Array } {
+  const { analysis, signatures } = index;
   const { nodeCount } = analysis.graph;
   const retained = analysis.retainedSizes;
   const groupOfSeries = new Int32Array(wanted.reduce((max, id) => Math.max(max, id + 1), 0)).fill(-1);
   wanted.forEach((id, g) => (groupOfSeries[id] = g));
-  const representative = new Int32Array(wanted.length).fill(-1);
+  // Per row: per whole path, its members and its largest one (one entry per path, none per object).
+  const paths = wanted.map(() => new Map<number, { members: number; largest: number }>());
   const groupOf = new Int32Array(nodeCount).fill(-1);
   for (let n = 0; n < nodeCount; n++) {
     const id = seriesSignatureOf(index, n);
     const g = id < 0 || id >= groupOfSeries.length ? -1 : groupOfSeries[id]!;
     if (g < 0) continue;
     groupOf[n] = g;
-    if (representative[g]! < 0 || retained[n]! > retained[representative[g]!]!) representative[g] = n;
+    const path = signatures.signatureOf(n);
+    const seen = paths[g]!.get(path);
+    if (!seen) paths[g]!.set(path, { members: 1, largest: n });
+    else {
+      seen.members++;
+      if (retained[n]! > retained[seen.largest]!) seen.largest = n;
+    }
   }
+  const representative = Int32Array.from(paths, (byPath) => {
+    let best: { members: number; largest: number } | undefined;
+    for (const p of byPath.values()) {
+      if (!best || p.members > best.members || (p.members === best.members && retained[p.largest]! > retained[best.largest]!)) best = p;
+    }
+    return best?.largest ?? -1;
+  });
   const retainedSize = unionRetainedByGroup(analysis, groupOf, wanted.length);
-  return { representative, retainedSize };
+  return { representative, retainedSize, externalSize: externalByGroup(analysis, groupOf, wanted.length) };
 }

@@ -12,7 +12,7 @@
 // id; alive at both ends means alive in between), which is the group's growth curve.
 
 import type { HeapAnalysis } from '../heap-analysis.js';
-import { MAX_DOMINATOR_WALK, unionRetainedByGroup } from '../group-retained.js';
+import { externalByGroup, unionRetainedByGroup } from '../group-retained.js';
 import { plumbingOf, type Plumbing } from '../context-plumbing.js';
 import type { HoldKind } from '../holder-tiers.js';
 import type { RetainerPaths } from '../retainer-paths.js';
@@ -106,36 +106,3 @@ export function groupSurvivors(
   return { count: total, selfSize: totalSelf, groups };
 }
 
-/** V8's name for an ArrayBuffer's backing store (a native node whose size is the buffer's bytes). */
-const BACKING_STORE_NAME = 'system / JSArrayBufferData';
-
-/**
- * Per group, the bytes of ArrayBuffer backing stores its members hold (dominate): a store counts for
- * every group with a member above it in the dominator tree, once each (the Buffer, its ArrayBuffer and
- * the record that keeps them). These bytes live outside the JS heap (`external`/`arrayBuffers`).
- */
-function externalByGroup(analysis: HeapAnalysis, groupOf: Int32Array, groups: number): Float64Array {
-  const out = new Float64Array(groups);
-  const { graph } = analysis;
-  const name = graph.strings.indexOf(BACKING_STORE_NAME);
-  if (name < 0 || groups === 0) return out;
-  const { nodeName, nodeType, nodeCount, rootOrdinal } = graph;
-  const native = graph.nodeTypes.native;
-  const dominators = analysis.dominators;
-  const selfSizes = analysis.selfSizes;
-  // The walk stamps each group it has credited with this store: a store counts once per group.
-  const stamp = new Int32Array(groups).fill(-1);
-  for (let n = 0; n < nodeCount; n++) {
-    if (nodeName[n] !== name || nodeType[n] !== native) continue;
-    let up = dominators[n]!;
-    for (let steps = 0; up !== rootOrdinal && steps < MAX_DOMINATOR_WALK; steps++) {
-      const g = groupOf[up]!;
-      if (g >= 0 && stamp[g] !== n) {
-        stamp[g] = n;
-        out[g]! += selfSizes[n]!;
-      }
-      up = dominators[up]!;
-    }
-  }
-  return out;
-}
