@@ -6,9 +6,10 @@
 //   what the group retains is ArrayBuffer backing stores (as the id diff says it), largest first; [] unless
 //   diff.mode is 'signatures'. `rates` gives the per-minute and per-unit rates, as DiagnoseInput does.
 //   Each finding: className and signature of the path group, count = objects added from the first
-//   snapshot to the last (less what its class's other paths lost), perInterval = that over the intervals, retainedSize = what the whole group
-//   retains in the newest snapshot (old members too: objects are not matched by id), the chain of its
-//   representative member (signature-series.ts), a fix from fixes.ts, the counts as evidence, and the groups held with it (alsoHeld).
+//   snapshot to the last (less what its class's other paths lost), perInterval = that over the
+//   intervals, retainedSize = what the whole group retains in the newest snapshot (old members too:
+//   objects are not matched by id), the chain of its representative member (signature-series.ts), a
+//   fix from fixes.ts, the counts as evidence, and the groups held with it (alsoHeld).
 //
 // The rule: the growth model of growth-model.ts (docs/diagnosis-model.md), on live counts per path
 // instead of survivors (objects are not matched by id):
