@@ -91,6 +91,11 @@ export class RetainerPaths {
     return holdKindOfTier(tierOfDistance(this.#lasting![ordinal]!));
   }
 
+  /** A transient root or a bookkeeping holder (holder-tiers.ts): it holds what it holds only for now, or only to list it. */
+  isMomentHolder(ordinal: number): boolean {
+    return this.#holderTiers.has(ordinal);
+  }
+
   /** The retainer slot of the shortest-path parent of `ordinal`, or -1 at the root / the top of a chain. */
   parentSlot(ordinal: number): number {
     const memo = this.#parentSlot.get(ordinal);

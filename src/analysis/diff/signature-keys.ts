@@ -19,7 +19,7 @@ export function comparisonKey(analysis: HeapAnalysis, paths: RetainerPaths, ordi
   if (chain.length === 0) return '(unreachable)';
   let end = chain.length - 1;
   for (let i = 1; i < chain.length - 1; i++) {
-    if (isShared(analysis, chain[i]!.ordinal)) {
+    if (isShared(analysis, paths, chain[i]!.ordinal)) {
       end = i;
       break;
     }
@@ -29,13 +29,21 @@ export function comparisonKey(analysis: HeapAnalysis, paths: RetainerPaths, ordi
   return cut ? `${text} ← …` : text;
 }
 
-/** Held by two or more distinct objects over edges a path may take (not weak, not self). */
-function isShared(analysis: HeapAnalysis, node: number): boolean {
+/**
+ * Held by two or more distinct objects over edges a path may take (not weak, not self), not counting
+ * holders that come and go with the moment of the snapshot: a transient root or bookkeeping list (a
+ * snapshot taken while code runs finds what that code uses on `(Stack roots)` or `(Handle scope)`),
+ * or V8's compiled code (optimised code may embed an object it uses, once it is optimised). With them
+ * the cut, so the key, would depend on that moment: one CI run keyed map-cache's entries `CacheEntry ←
+ * (array)[] ← Map.table ← …` in one session, cut at the `responseCache` Map that has one lasting holder.
+ */
+function isShared(analysis: HeapAnalysis, paths: RetainerPaths, node: number): boolean {
   const { firstRetainer, retainingNode, retainingBits } = analysis.retainers;
+  const { nodeType, nodeTypes: { code } } = analysis.graph;
   let first = -1;
   for (let s = firstRetainer[node]!, end = firstRetainer[node + 1]!; s < end; s++) {
     const u = retainingNode[s]!;
-    if (u === node || (slotBits(retainingBits, s) & EDGE_DISTANCE) === 0) continue;
+    if (u === node || (slotBits(retainingBits, s) & EDGE_DISTANCE) === 0 || paths.isMomentHolder(u) || nodeType[u] === code) continue;
     if (first < 0) first = u;
     else if (u !== first) return true;
   }
