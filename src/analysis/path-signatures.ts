@@ -136,8 +136,9 @@ export class PathSignatures {
 }
 
 /**
- * The signature text of one given chain (object first), with the same folding as PathSignatures. A chain that does not end at the root ends with NO_ROOT,
- * unless `cut` says the caller stopped it short on purpose (signature-keys.ts writes `← …` there).
+ * The signature text of one given chain (object first), with the same folding as PathSignatures. A chain
+ * that does not end at the root ends with NO_ROOT, or with `…` when `cut` says the caller stopped it
+ * short on purpose (signature-keys.ts).
  */
 export function chainSignature(analysis: HeapAnalysis, chain: Chain, cut = false): string {
   const parts: string[] = [];
@@ -151,7 +152,7 @@ export function chainSignature(analysis: HeapAnalysis, chain: Chain, cut = false
     if (holder) label = linkLabel(analysis, hop.ordinal, hop.edge, name);
   }
   const top = chain[chain.length - 1];
-  if (!cut && top !== undefined && top.ordinal !== analysis.graph.rootOrdinal) parts.push(NO_ROOT);
+  if (top !== undefined && top.ordinal !== analysis.graph.rootOrdinal) parts.push(cut ? '…' : NO_ROOT);
   return parts.join(' ← ');
 }
 

@@ -74,7 +74,17 @@ function growthEvidence(className: string, count: number, born: readonly number[
  * a frame. A finding headed by one of these is named after the program's own objects folded into it when
  * there are any (`PollJob` held by a `Timeout`, `RequestState` closed over by a listener).
  */
-export const CARRIER = /^(Timeout|Immediate|TimersList|Function|\(closure\)|Array|Object|Promise|Map|Set|WeakRef|AsyncContextFrame|\(object elements\)|\(array\)|\(string\)|\(number\))$|\(\)$/;
+const CARRIER = /^(Timeout|Immediate|TimersList|Function|\(closure\)|Array|Object|Promise|Map|Set|WeakRef|AsyncContextFrame|\(object elements\)|\(array\)|\(string\)|\(number\))$|\(\)$/;
+
+/** A finding a carrier heads, to be named after the program's own objects held through it (external memory keeps its holder). */
+export function headedByCarrier(f: Finding): boolean {
+  return CARRIER.test(f.className) && f.kind !== 'external';
+}
+
+/** A class of the program's own objects: neither a carrier nor V8's. */
+export function isProgramClass(className: string): boolean {
+  return !CARRIER.test(className) && !V8_INTERNAL.test(className);
+}
 
 /** Per finding: the classes of other growing groups held through its objects, with their counts. */
 type AlsoHeld = Map<Finding, Map<string, number>>;
@@ -201,8 +211,8 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
  * "also held", and the finding keeps what the whole leak retains.
  */
 function namedAfterProgram(f: Finding, inner: readonly (Curve & { group: SurvivorGroup; born: readonly number[] })[], alsoHeld: AlsoHeld): Finding {
-  if (!CARRIER.test(f.className) || f.kind === 'external') return f;
-  const own = inner.filter((c) => !CARRIER.test(c.className) && !V8_INTERNAL.test(c.className));
+  if (!headedByCarrier(f)) return f;
+  const own = inner.filter((c) => isProgramClass(c.className));
   if (own.length === 0) return f;
   const best = own.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
   const count = best.counts[best.counts.length - 1]!;

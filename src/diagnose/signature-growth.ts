@@ -32,7 +32,7 @@
 // earlier finding (a Map's keys beside its values), is listed under that finding (alsoHeld), not apart.
 // A group whose objects are on an earlier finding's chain (its chain is a tail of the finding's) holds
 // that finding's objects: it is listed under it too.
-// A finding headed by a carrier (growth-findings.ts CARRIER: a timer, a listener function, a plain
+// A finding headed by a carrier (growth-findings.ts headedByCarrier: a timer, a listener function, a plain
 // array) whose path other groups pass through is named after the largest of them that is the program's
 // own, as the id diff names it: `PollJob` held by a `Timeout`, the carrier moved to alsoHeld.
 
@@ -41,7 +41,7 @@ import type { DiffResult, SignatureGroup } from '../analysis/diff/diff-series.js
 import type { Finding } from './diagnose.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
-import { CARRIER, EXTERNAL_SHARE, PLUMBING, rates as growthRates, V8_INTERNAL } from './growth-findings.js';
+import { EXTERNAL_SHARE, headedByCarrier, isProgramClass, PLUMBING, rates as growthRates, V8_INTERNAL } from './growth-findings.js';
 
 export interface GrowthRates {
   /** Time between the first and the last snapshot. */
@@ -67,20 +67,19 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): F
   const findings: Finding[] = [];
   const held = new Map<Finding, Map<string, number>>();
   const through = new Map<Finding, SignatureGroup[]>();
-  const added = addedObjects;
-  const leaking = diff.signatures.groups.filter((g) => isLeakGroup(g, added(g), work, floor));
-  leaking.sort((a, b) => grownRetained(b, added(b)) - grownRetained(a, added(a)));
+  const leaking = diff.signatures.groups.filter((g) => isLeakGroup(g, work, floor));
+  leaking.sort((a, b) => grownRetained(b) - grownRetained(a));
   for (const g of leaking) {
     const passes = (f: Finding) => g.chain.slice(1).some((hop) => hop.node.className === f.className);
     const holder = findings.find((f) => passes(f) || holdsOnChain(g, f) || sameHolder(g, f));
     if (holder) {
       let list = held.get(holder);
       if (!list) held.set(holder, (list = new Map()));
-      list.set(g.className, (list.get(g.className) ?? 0) + added(g));
+      list.set(g.className, (list.get(g.className) ?? 0) + addedObjects(g));
       if (passes(holder)) through.set(holder, [...(through.get(holder) ?? []), g]);
       continue;
     }
-    const count = added(g);
+    const count = addedObjects(g);
     const external = g.externalSize >= EXTERNAL_SHARE * g.retainedSize;
     findings.push({
       kind: external ? 'external' : 'leak',
@@ -99,9 +98,9 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): F
     });
   }
   return findings.map((f) => {
-    const own = (through.get(f) ?? []).filter((g) => !CARRIER.test(g.className) && !V8_INTERNAL.test(g.className));
-    const best = own.length > 0 ? own.reduce((a, b) => (grownRetained(b, added(b)) > grownRetained(a, added(a)) ? b : a)) : undefined;
-    const lead = CARRIER.test(f.className) && f.kind !== 'external' && best ? namedAfter(f, best, added(best), n, rates) : f;
+    const own = (through.get(f) ?? []).filter((g) => isProgramClass(g.className));
+    const best = own.length > 0 ? own.reduce((a, b) => (grownRetained(b) > grownRetained(a) ? b : a)) : undefined;
+    const lead = headedByCarrier(f) && best ? namedAfter(f, best, addedObjects(best), n, rates) : f;
     const list = new Map(held.get(f) ?? []);
     if (lead !== f) {
       list.delete(best!.className);
@@ -128,11 +127,11 @@ function namedAfter(f: Finding, g: SignatureGroup, count: number, n: number, rat
   };
 }
 
-function isLeakGroup(g: SignatureGroup, added: number, work: readonly number[], floor: number): boolean {
+function isLeakGroup(g: SignatureGroup, work: readonly number[], floor: number): boolean {
   if (V8_INTERNAL.test(g.className) || PLUMBING.test(g.className) || g.chain.length === 0) return false;
-  if (added < Math.max(MIN_GROWTH_COUNT, NOISE_SHARE * g.counts[0]!)) return false;
+  if (addedObjects(g) < Math.max(MIN_GROWTH_COUNT, NOISE_SHARE * g.counts[0]!)) return false;
   if (g.counts.length >= 3 && !growsWithWork(stepsOf(g.counts), work)) return false;
-  return grownRetained(g, added) >= floor;
+  return grownRetained(g) >= floor;
 }
 
 /** The objects a group added, first snapshot to last, that cannot have moved from its class's other paths. */
@@ -141,9 +140,9 @@ function addedObjects(g: SignatureGroup): number {
 }
 
 /** The part of the group's retained size (newest snapshot) that its added objects account for. */
-function grownRetained(g: SignatureGroup, added: number): number {
+function grownRetained(g: SignatureGroup): number {
   const alive = g.counts[g.counts.length - 1]!;
-  return alive > 0 ? (g.retainedSize * added) / alive : 0;
+  return alive > 0 ? (g.retainedSize * addedObjects(g)) / alive : 0;
 }
 
 /** Hops compared when a group's chain is matched inside a finding's chain. */

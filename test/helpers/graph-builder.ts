@@ -195,3 +195,24 @@ export class GraphBuilder {
     });
   }
 }
+
+/** The top of every V8 heap: the root, `(GC roots)` with `(Global handles)` under it, and `global` (a root shortcut). */
+export interface World {
+  readonly b: GraphBuilder;
+  readonly root: number;
+  readonly global: number;
+  readonly gcRoots: number;
+  readonly globalHandles: number;
+}
+
+export function world(): World {
+  const b = new GraphBuilder();
+  const root = b.node('synthetic', '', 0);
+  const gcRoots = b.node('synthetic', '(GC roots)', 0);
+  const global = b.node('object', 'global', 64);
+  const globalHandles = b.node('synthetic', '(Global handles)', 0);
+  b.edge(root, gcRoots, 'element', 1);
+  b.edge(root, global, 'shortcut', 'global');
+  b.edge(gcRoots, globalHandles, 'element', 1);
+  return { b, root, global, gcRoots, globalHandles };
+}

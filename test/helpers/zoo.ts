@@ -187,7 +187,8 @@ export async function runZooCase(c: ZooCase, major: NodeMajor): Promise<ZooRun> 
  * What a diff of two instances of a case (`leakhunt diff --across-processes`, docs/diff-modes.md) can
  * answer: the case's own answer, except what needs one process's intervals. A warm-up is growth that
  * stops after the first interval (across processes: `none`); a backlog is told from a leak by the same
- * objects leaving (undefined: not judged, the mode's stated limit).
+ * objects leaving (undefined: not judged, the mode's stated limit); a case whose load changes at a
+ * given snapshot of a series (signalAfterSnapshots) has no such series here (undefined).
  */
 export function acrossProcessesExpectation(e: ZooExpectation): ZooExpectation | undefined {
   if (e.verdict === 'backlog' || e.attach.signalAfterSnapshots !== undefined) return undefined;
@@ -204,8 +205,8 @@ export interface AcrossRun {
 
 /**
  * Two instances of one case free-running side by side (as two replicas of a service), `leakhunt
- * snapshot` of the first `ageMs` after the case's warm-up and of the second `olderByMs` later, then `leakhunt diff
- * --across-processes --json` of the two files. A missing Node binary throws.
+ * snapshot` of the first `ageMs` after the case's warm-up and of the second `olderByMs` later, then
+ * `leakhunt diff --across-processes --json` of the two files. A missing Node binary throws.
  */
 export async function runZooCaseAcross(c: ZooCase, major: NodeMajor, ageMs = 2000, olderByMs = 4000): Promise<AcrossRun> {
   const info = nodeBinaryInfo(major);
@@ -221,11 +222,11 @@ export async function runZooCaseAcross(c: ZooCase, major: NodeMajor, ageMs = 200
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-zoo-'));
   try {
     const files: string[] = [];
-    for (const [k, target] of targets.entries()) {
-      await sleep(Math.max(0, started + (k === 0 ? youngMs : oldMs) - Date.now()));
-      const file = join(dir, `${k === 0 ? 'young' : 'old'}.heapsnapshot`);
+    for (const [target, age, atMs] of [[targets[0]!, 'young', youngMs], [targets[1]!, 'old', oldMs]] as const) {
+      await sleep(Math.max(0, started + atMs - Date.now()));
+      const file = join(dir, `${age}.heapsnapshot`);
       const r = await runCli(['snapshot', String(target.pid), '-o', file, '--no-progress'], { timeoutMs: CLI_TIMEOUT_MS });
-      if (r.code !== 0) problems.push(`snapshot of ${k === 0 ? 'the young' : 'the old'} instance: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`);
+      if (r.code !== 0) problems.push(`snapshot of the ${age} instance: exit ${r.code}: ${r.stderr.trim().split('\n').pop()}`);
       files.push(file);
     }
     if (problems.length > 0) return { case: c.name, nodeVersion: info.version!, problems, durationMs: Date.now() - started };
@@ -235,7 +236,7 @@ export async function runZooCaseAcross(c: ZooCase, major: NodeMajor, ageMs = 200
       return { case: c.name, nodeVersion: info.version!, problems, durationMs: Date.now() - started };
     }
     for (const target of targets) if (!target.alive()) problems.push(`an instance died: ${target.stderr().slice(-300)}`);
-    return { case: c.name, nodeVersion: info.version!, out: JSON.parse(r.stdout) as AcrossRun['out'] & object, problems, durationMs: Date.now() - started };
+    return { case: c.name, nodeVersion: info.version!, out: JSON.parse(r.stdout) as NonNullable<AcrossRun['out']>, problems, durationMs: Date.now() - started };
   } finally {
     await Promise.all(targets.map((t) => t.stop()));
     rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphBuilder } from '../helpers/graph-builder.js';
+import { GraphBuilder, world } from '../helpers/graph-builder.js';
 import { HeapAnalysis } from '../../src/analysis/heap-analysis.js';
 import { RetainerPaths } from '../../src/analysis/retainer-paths.js';
 import { hopName, NO_ROOT, PathSignatures } from '../../src/analysis/path-signatures.js';
@@ -15,25 +15,6 @@ import { SYSTEM_DISTANCE_BASE, UNREACHABLE_DISTANCE } from '../../src/analysis/d
 import { findTransientRoots } from '../../src/analysis/holder-tiers.js';
 import { labelChain } from '../../src/diagnose/chain-labels.js';
 
-interface World {
-  readonly b: GraphBuilder;
-  readonly root: number;
-  readonly global: number;
-  readonly gcRoots: number;
-  readonly globalHandles: number;
-}
-
-function world(): World {
-  const b = new GraphBuilder();
-  const root = b.node('synthetic', '', 0);
-  const gcRoots = b.node('synthetic', '(GC roots)', 0);
-  const global = b.node('object', 'global', 64);
-  const globalHandles = b.node('synthetic', '(Global handles)', 0);
-  b.edge(root, gcRoots, 'element', 1);
-  b.edge(root, global, 'shortcut', 'global');
-  b.edge(gcRoots, globalHandles, 'element', 1);
-  return { b, root, global, gcRoots, globalHandles };
-}
 
 /** A chain of `n` plain objects under `from`; returns the last. */
 function hops(b: GraphBuilder, from: number, n: number, name = 'Holder'): number {

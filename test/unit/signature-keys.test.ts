@@ -4,19 +4,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GraphBuilder } from '../helpers/graph-builder.js';
+import { world, type GraphBuilder } from '../helpers/graph-builder.js';
 import { HeapAnalysis } from '../../src/analysis/heap-analysis.js';
 import { RetainerPaths } from '../../src/analysis/retainer-paths.js';
 import { comparisonKey } from '../../src/analysis/diff/signature-keys.js';
 
 /** map-cache's shape: a module scope (held by two of its functions) → Map `responseCache` → table → entry. */
 function mapCache(extra?: (b: GraphBuilder, map: number, roots: { root: number; gcRoots: number }) => void): string {
-  const b = new GraphBuilder();
-  const root = b.node('synthetic', '', 0);
-  const gcRoots = b.node('synthetic', '(GC roots)', 0);
-  const global = b.node('object', 'global', 64);
-  b.edge(root, gcRoots, 'element', 1);
-  b.edge(root, global, 'shortcut', 'global');
+  const { b, root, gcRoots, global } = world();
   const scope = b.node('object', 'system / Context', 48);
   for (const name of ['handleRequest', 'serve']) {
     const fn = b.node('closure', name, 32);

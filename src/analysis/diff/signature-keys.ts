@@ -24,9 +24,7 @@ export function comparisonKey(analysis: HeapAnalysis, paths: RetainerPaths, ordi
       break;
     }
   }
-  const cut = end < chain.length - 1;
-  const text = chainSignature(analysis, chain.slice(0, end + 1), cut);
-  return cut ? `${text} ← …` : text;
+  return chainSignature(analysis, chain.slice(0, end + 1), end < chain.length - 1);
 }
 
 /**

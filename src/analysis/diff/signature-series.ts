@@ -73,7 +73,8 @@ export function describeSignatureSeries(
   const lost = new Map<string, number>();
   for (let id = 0; id < texts.texts.length; id++) {
     const counts = series.map((c) => c.count[id] ?? 0);
-    if (counts[intervals]! < counts[0]!) lost.set(texts.classes[id]!, (lost.get(texts.classes[id]!) ?? 0) + counts[0]! - counts[intervals]!);
+    const loss = counts[0]! - counts[intervals]!;
+    if (loss > 0) lost.set(texts.classes[id]!, (lost.get(texts.classes[id]!) ?? 0) + loss);
     if (!(counts[intervals]! > counts[0]!)) continue;
     grown.push({ id, counts, sizes: series.map((c) => c.size[id] ?? 0), every: grewEveryInterval(counts) });
   }
