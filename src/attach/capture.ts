@@ -107,18 +107,32 @@ export interface CaptureOptions {
   readonly events?: CaptureEvents;
   /** Awaited once the first snapshot is on disk, before the wait for the next (attach --trace-allocations). */
   readonly afterFirst?: () => Promise<void>;
+  /**
+   * Take snapshots until settled: from the `from`-th snapshot on, `moreNeeded` is asked after each one
+   * whether another would settle what the series could not; `snapshots` is then the most to take, and
+   * no snapshot starts after `deadline` (Unix ms). The time it takes to answer is running time of the
+   * interval that follows.
+   */
+  readonly settle?: {
+    readonly from: number;
+    readonly moreNeeded: (taken: readonly CapturedSnapshot[]) => Promise<boolean>;
+    readonly deadline?: number;
+  };
 }
 
 /** How long a process whose inspector connection dropped gets to show that it exited. */
 const EXIT_WAIT_MS = 1000;
 
-export type CaptureEnd = 'complete' | 'signal' | 'target-exited' | 'connection-lost';
+export type CaptureEnd = 'complete' | 'settled' | 'budget' | 'signal' | 'target-exited' | 'connection-lost';
 
 export interface CaptureResult {
   readonly snapshots: readonly CapturedSnapshot[];
   readonly samples: readonly MemorySample[];
   readonly requested: number;
-  /** Why the series ended: all taken, stopped by the signal, the target exited, or only its inspector went away. */
+  /**
+   * Why the series ended: all taken, settled before the most (`settle`), the budget (most snapshots or
+   * the deadline) spent while unsettled, stopped by the signal, the target exited, or only its inspector went away.
+   */
   readonly endedBy: CaptureEnd;
   /** Set when the capture was stopped by the signal (its reason, e.g. `SIGINT`). */
   readonly stoppedBy?: string;
@@ -253,15 +267,21 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
   );
   const snapshots: CapturedSnapshot[] = [];
   let targetExited = false;
+  let settled: 'settled' | 'budget' | undefined;
+  let answeredMs = 0;
   sampler.start();
   try {
     for (let index = 1; index <= options.snapshots; index++) {
       if (index > 1) {
+        if (options.settle?.deadline !== undefined && Date.now() >= options.settle.deadline) {
+          settled = 'budget';
+          break;
+        }
         const from = snapshots[snapshots.length - 1]?.counter;
         const end = await waitForNext({
           session,
           signal,
-          ms: options.intervalMs,
+          ms: options.intervalMs === undefined ? undefined : Math.max(0, options.intervalMs - answeredMs),
           units: counter && every !== undefined
             ? { read: () => readCounter(session, counter.expression), from, every, pollMs: options.sampleEveryMs }
             : undefined,
@@ -298,6 +318,15 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
       if (!snapshot) break; // stopped
       snapshots.push(snapshot);
       events.onSnapshot?.(snapshot);
+      if (options.settle && index >= options.settle.from) {
+        const asked = Date.now();
+        if (!(await options.settle.moreNeeded(snapshots))) {
+          settled = 'settled';
+          break;
+        }
+        answeredMs = Date.now() - asked;
+        if (index === options.snapshots) settled = 'budget';
+      }
       if (index === 1 && options.afterFirst) {
         try {
           await options.afterFirst();
@@ -315,7 +344,7 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
   const endedBy: CaptureEnd = signal?.aborted
     ? 'signal'
     : !targetExited
-      ? 'complete'
+      ? settled ?? 'complete'
       : options.pid !== undefined && !(await exitsWithin(options.pid, EXIT_WAIT_MS)) ? 'connection-lost' : 'target-exited';
   return {
     snapshots,

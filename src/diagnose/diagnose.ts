@@ -21,12 +21,12 @@ import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import { backlogFindings, drainingWork, throughPendingWork } from './backlog-findings.js';
 import { withAllocations, withSameCauseSites, type FindingAllocation } from './finding-allocation.js';
 import { foldSharedHolders } from './fold-findings.js';
-import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
+import { growthFindings, V8_INTERNAL, type Candidate, type GrowthContext } from './growth-findings.js';
 import { signatureGrowthFindings } from './signature-growth.js';
 import { bornPerInterval, growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
 import { describeTrend, summarizeTrend, type MemorySample, type MemoryTrend, type Pause } from './memory-trend.js';
 
-export type Verdict = 'leak' | 'backlog' | 'external' | 'native' | 'warm-up' | 'suspect' | 'none';
+export type Verdict = 'leak' | 'backlog' | 'external' | 'native' | 'inconclusive' | 'warm-up' | 'suspect' | 'none';
 
 export interface Finding {
   readonly kind: 'leak' | 'should-be-few' | 'backlog' | 'external' | 'native' | 'warm-up' | 'suspect';
@@ -78,6 +78,11 @@ export interface Diagnosis {
   readonly findings: readonly Finding[];
   readonly memory?: MemoryTrend;
   readonly model?: ModelFigures;
+  /**
+   * Groups the series could neither rule in nor out (kept-model.ts): the verdict is `inconclusive` when
+   * nothing else was found, and another snapshot (attach takes it by default) would settle them.
+   */
+  readonly candidates?: readonly Candidate[];
 }
 
 export interface DiagnoseInput {
@@ -165,9 +170,11 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     : nativeCounts && (memory?.growing.includes('native') || memory?.growing.includes('rss')) ? 'native' : undefined;
 
   // Without ids (one process across inspector sessions, instances of one service): live counts per path.
+  const byIds = diff.mode !== 'signatures' && diff.sameProcess ? growthFindings(ctx) : undefined;
   const growth = diff.mode === 'signatures'
     ? signatureGrowthFindings(diff, { work, significance: sig, ...(input.elapsedMs ? { elapsedMs: input.elapsedMs } : {}), ...(input.unitCount ? { unitCount: input.unitCount } : {}) })
-    : diff.sameProcess ? growthFindings(ctx) : [];
+    : byIds?.findings ?? [];
+  const candidates = byIds?.candidates ?? [];
   const classified = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f));
   // Ids tell which hops existed before the series: groups hanging on the same old holder are one cause.
   const firstMaxId = diff.mode === 'ids' ? Math.min(...diff.snapshots.map((s) => s.maxId)) : undefined;
@@ -204,6 +211,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   } else if (grows === 'native') {
     verdict = 'native';
     evidence.push(memoryText!);
+  } else if (candidates.length > 0) {
+    verdict = 'inconclusive';
+    evidence.push(...candidates.slice(0, 3).map(candidateText));
+    if (candidates.length > 3) evidence.push(`and ${candidates.length - 3} more candidate groups`);
   } else if (warmUp(diff, sig)) {
     verdict = 'warm-up';
     evidence.push('objects were added in the first interval only (compiled code, caches, strings) and nothing grew after it');
@@ -218,7 +229,13 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   if (memoryText && verdict !== 'external' && verdict !== 'native') {
     evidence.push(nativeCounts ? memoryText : `${memoryText} (RSS includes what each heap snapshot leaves behind in the target)`);
   }
-  return { verdict, evidence, findings: [...findings, ...backlog], ...(memory ? { memory } : {}), model };
+  return { verdict, evidence, findings: [...findings, ...backlog], ...(memory ? { memory } : {}), model, ...(candidates.length > 0 ? { candidates } : {}) };
+}
+
+/** A candidate as the evidence names it: what it kept, how sure, and what would settle it. */
+function candidateText(c: Candidate): string {
+  const more = Number.isFinite(c.moreIntervals) ? `about ${c.moreIntervals} more interval${c.moreIntervals === 1 ? '' : 's'} like the last (another snapshot each) would settle it if the rate holds` : 'more snapshots would settle it';
+  return `not sure yet: ${c.count} ${c.className} born after the first snapshot are still alive (born per interval: ${c.born.join(', ')}), kept at ${c.z.toFixed(1)} standard errors where a leak needs ${c.zNeeded.toFixed(1)}; ${more}`;
 }
 
 /** The program class that grew in every interval, however little: worth a line when nothing else is. */

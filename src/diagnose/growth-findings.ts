@@ -1,6 +1,7 @@
-// Leak and should-be-few findings: survivor groups that pass the growth model (growth-model.ts) —
-// born in every interval in proportion to the work, kept (the live count rose by at least half of
-// what was born), retaining more than the significance floor. Every independent group that passes is
+// Leak and should-be-few findings: survivor groups whose kept rate late in the series is above zero at
+// the diagnosis's false-alarm level (kept-model.ts), whose class's live count keeps them, and which
+// retain more than the significance floor; groups between ruled out and that level are candidates
+// (the verdict `inconclusive` when nothing else is found). Every independent group that passes is
 // a finding, largest first; a group whose chain runs through an earlier finding's objects is held by
 // it and folds into it ("also held"). Only V8's own bookkeeping and context plumbing (an
 // AsyncContextFrame is how a resource holds a store, not what leaks) never lead a finding.
@@ -9,7 +10,8 @@ import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import type { DiagnoseInput, Finding } from './diagnose.js';
 import { fixFields, suggestFix } from './fixes.js';
-import { bornPerInterval, growsWithWork, keepsGrowth, type Significance } from './growth-model.js';
+import { bornPerInterval, type Significance } from './growth-model.js';
+import { classKeeps, inFlightOf, intervalsToSettle, keptRate, leakZ, Z_RULED_OUT, type KeptRate } from './kept-model.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
 
 /** V8's own objects: code, shapes, system objects; they come and go on their own. */
@@ -18,8 +20,6 @@ export const V8_INTERNAL = /^\((compiled code|system|object shape|sliced string|
 export const PLUMBING = /^(AsyncContextFrame)$/;
 /** A class summed over its paths must have this many survivors per path on average. */
 const MIN_MEMBERS_PER_PATH = 4;
-/** With two snapshots nothing shows steadiness: a group needs at least this many survivors. */
-export const MIN_TWO_SNAPSHOT_COUNT = 10;
 
 export interface GrowthContext {
   readonly input: DiagnoseInput;
@@ -48,25 +48,37 @@ interface Curve {
 /** A group whose retained bytes are mostly backing stores is memory outside the JS heap: `external`. */
 export const EXTERNAL_SHARE = 0.5;
 
-/** Why a curve is growth that lasts, or undefined when it is not. */
-function lastingGrowth(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext): readonly number[] | undefined {
+/** A curve's kept rate (kept-model.ts), or undefined when it cannot be a finding whatever its counts. */
+function keptOf(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext): KeptRate | undefined {
   if (V8_INTERNAL.test(curve.className) || PLUMBING.test(curve.className)) return undefined;
   if (curve.retainedSize < ctx.significance.floorBytes) return undefined;
-  const born = bornPerInterval(curve.counts);
-  if (born.length === 1) return curve.counts[1]! >= MIN_TWO_SNAPSHOT_COUNT && (!row || keepsGrowth(born, row.counts)) ? born : undefined;
-  if (!growsWithWork(born, ctx.work)) return undefined;
-  // The class's live count must have kept them (a bounded structure lets as many go as it takes in).
-  return !row || keepsGrowth(born, row.counts) ? born : undefined;
+  return keptRate(bornPerInterval(curve.counts), ctx.work, inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null));
+}
+
+/** How a curve stands against the leak level `z`: a finding, a candidate, or ruled out. */
+function judge(k: KeptRate, curve: Curve, row: ClassDiffRow | undefined, z: number): 'leak' | 'candidate' | undefined {
+  if (k.z < Z_RULED_OUT) return undefined;
+  const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null);
+  // The class's live count must not contradict it (a bounded structure lets as many go as it takes in).
+  if (row && !classKeeps(k.kept, row.counts, inFlight, z)) return undefined;
+  // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth
+  // that is slowing down may still level off.
+  return k.z >= z && curve.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
 }
 
 function hasAsyncContext(chain: readonly ChainHop[]): boolean {
   return chain.some((hop) => hop.label?.kind === 'async-context');
 }
 
-function growthEvidence(className: string, count: number, born: readonly number[], row: ClassDiffRow | undefined, paths: number): string {
+function growthEvidence(className: string, count: number, born: readonly number[], row: ClassDiffRow | undefined, paths: number, k: KeptRate): string {
   const where = paths > 1 ? `along ${paths} retainer paths` : 'along one retainer path';
   const live = row ? `; ${className} alive: ${row.counts.join(' → ')}` : '';
-  return `${count} ${className} born after the first snapshot are still alive ${where}, added in every interval (${born.join(', ')})${live}`;
+  return `${count} ${className} born after the first snapshot are still alive ${where} (born per interval and kept: ${born.join(', ')}; ${keptText(k)})${live}`;
+}
+
+/** The model's figure for a group, as the evidence states it. */
+export function keptText(k: KeptRate): string {
+  return `kept late in the series at ${k.z.toFixed(1)} standard errors above nothing kept`;
 }
 
 /**
@@ -127,7 +139,31 @@ function candidates(groups: readonly SurvivorGroup[]): (Curve & { group: Survivo
   return out;
 }
 
-export function growthFindings(ctx: GrowthContext): Finding[] {
+/**
+ * A group the series can neither rule in nor out: kept growth above Z_RULED_OUT but below the leak
+ * level. `moreIntervals`: intervals like the late ones that would settle it if its rate holds.
+ */
+export interface Candidate {
+  readonly className: string;
+  readonly signature: string;
+  readonly count: number;
+  readonly born: readonly number[];
+  readonly retainedSize: number;
+  readonly z: number;
+  readonly zNeeded: number;
+  readonly moreIntervals: number;
+  readonly chain: readonly ChainHop[];
+}
+
+export interface GrowthResult {
+  readonly findings: Finding[];
+  readonly candidates: Candidate[];
+  /** Groups the model tested (the false-alarm level is shared among them) and the z a leak needs. */
+  readonly tested: number;
+  readonly zNeeded: number;
+}
+
+export function growthFindings(ctx: GrowthContext): GrowthResult {
   const { input } = ctx;
   const diff = input.diff;
   const intervals = diff.snapshots.length - 1;
@@ -139,12 +175,24 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
   // Groups nothing lasting holds (only a per-moment root, or only Node's cleanup list names them) and the
   // context plumbing (a frame and its table: how a resource holds a store) never lead a finding.
   const groups = (diff.survivors?.groups ?? []).filter((g) => !g.plumbing && (g.heldBy === 'lasting' || g.heldBy === 'unrooted'));
-  for (const c of candidates(groups)) {
+  const scored = candidates(groups).flatMap((c) => {
+    const row = rowOf.get(c.className);
+    const k = keptOf(c, row, ctx);
+    return k ? [{ c, row, k }] : [];
+  });
+  const zNeeded = leakZ(scored.length);
+  const open: Candidate[] = [];
+  for (const { c, row, k } of scored) {
     // A class already found by one of its paths is not found again by the sum of its paths.
     if (c.paths > 1 && found.has(c.className)) continue;
-    const row = rowOf.get(c.className);
-    const born = lastingGrowth(c, row, ctx);
-    if (!born) continue;
+    const status = judge(k, c, row, zNeeded);
+    if (!status) continue;
+    const born = bornPerInterval(c.counts);
+    if (status === 'candidate') {
+      const count = c.counts[c.counts.length - 1]!;
+      open.push({ className: c.className, signature: c.group.signature, count, born, retainedSize: c.retainedSize, z: k.z, zNeeded, moreIntervals: intervalsToSettle(k, zNeeded), chain: c.group.chain });
+      continue;
+    }
     const g = c.group;
     const count = c.counts[c.counts.length - 1]!;
     const sameClass = found.has(c.className) ? findings.find((f) => f.className === c.className) : undefined;
@@ -188,21 +236,24 @@ export function growthFindings(ctx: GrowthContext): Finding[] {
       chain: g.chain,
       ...fixFields(suggestFix(c.className, g.chain)),
       evidence: [
-        growthEvidence(c.className, count, born, row, c.paths),
+        growthEvidence(c.className, count, born, row, c.paths, k),
         ...(external ? [`${Math.round((100 * c.externalSize) / c.retainedSize)}% of what they retain is ArrayBuffer backing stores (Buffers): memory outside the JS heap`] : []),
-        ...(few ? [`a process needs only a handful of ${c.className} objects (${few}), yet every interval added more that stayed`] : []),
+        ...(few ? [`a process needs only a handful of ${c.className} objects (${few}), yet the series kept adding more`] : []),
       ],
       born,
       externalSize: c.externalSize,
     });
   }
-  return findings
+  const result = findings
     .map((f) => {
       const named = namedAfterProgram(f, folded.get(f) ?? [], alsoHeld);
       const held = alsoHeld.get(named);
       return held ? { ...named, alsoHeld: [...held].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : named;
     })
     .sort((a, b) => b.retainedSize - a.retainedSize);
+  // A candidate of a class already found, or held through a finding's objects, is part of that finding.
+  const unexplained = open.filter((o) => !found.has(o.className) && !result.some((f) => o.chain.slice(1).some((hop) => hop.node.className === f.className)));
+  return { findings: result, candidates: unexplained.sort((a, b) => b.z - a.z), tested: scored.length, zNeeded };
 }
 
 /**
@@ -230,7 +281,7 @@ function namedAfterProgram(f: Finding, inner: readonly (Curve & { group: Survivo
     chain: best.group.chain,
     ...fixFields(suggestFix(best.className, best.group.chain)),
     evidence: [
-      `${count} ${best.className} born after the first snapshot are still alive, added in every interval (${best.born.join(', ')}), each held through a ${f.className} (${f.count} of them, added in every interval too)`,
+      `${count} ${best.className} born after the first snapshot are still alive, born per interval and kept: ${best.born.join(', ')}, each held through a ${f.className} (${f.count} of them)`,
       ...f.evidence.slice(1),
     ],
     born: best.born,

@@ -13,6 +13,7 @@ import type { DetachReport, TargetInfo } from '../attach/session.js';
 import type { CompactionHold } from '../attach/tracking-compaction.js';
 import type { GateResult } from '../diagnose/gates.js';
 import type { Diagnosis, Finding, ModelFigures, Verdict } from '../diagnose/diagnose.js';
+import type { Candidate } from '../diagnose/growth-findings.js';
 import { buildDiffDocument } from './diff-report.js';
 import type { Block, ReportDocument } from './document.js';
 import { formatBytes, formatBytesDelta, formatCount, formatCountDelta } from './format.js';
@@ -47,6 +48,8 @@ export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
   readonly verdict: Verdict;
   readonly evidence: readonly string[];
   readonly findings: readonly Finding[];
+  /** Groups neither ruled in nor out (verdict `inconclusive`), with what would settle each. */
+  readonly candidates?: readonly Candidate[];
   /** The figures the verdict was measured against (docs/diagnosis-model.md). */
   readonly model?: ModelFigures;
   /** leakhunt's own peak RSS while capturing, and while analysing (measured apart). */
@@ -241,7 +244,7 @@ export function buildAttachDocument(out: AttachOutput, options: { top: number; g
   const left = c.inspector.inspectorClosed ? 'closed again' : c.inspector.note;
   const rows: (readonly [string, string])[] = [
     ['target', `pid ${out.target.pid}, node ${out.target.nodeVersion}; inspector ${c.inspector.host}:${c.inspector.port} ${how}, ${left}`],
-    ['capture', readablePaths(`${c.taken} of ${c.requested} snapshots, ${paceText(c)}, in ${c.outDir}${c.endedBy === 'complete' ? '' : ` (ended: ${c.endedBy})`}`)],
+    ['capture', readablePaths(`${c.taken} of ${c.requested} snapshots, ${paceText(c)}, in ${c.outDir}${c.endedBy === 'complete' ? '' : c.endedBy === 'settled' ? ' (the verdict was settled)' : c.endedBy === 'budget' ? ' (the budget ran out with the verdict unsettled)' : ` (ended: ${c.endedBy})`}`)],
     ...(counter === undefined ? [] : [['counter', counter] as const]),
     // Each pause is the snapshot alone (V8 collects garbage first; leakhunt forces no GC: docs/attach-pause.md).
     ['paused', `${pauses}; ${rss}`],

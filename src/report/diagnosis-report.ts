@@ -22,6 +22,7 @@ export const VERDICT_TEXT: Record<Diagnosis['verdict'], string> = {
   backlog: 'BACKLOG: pending work piles up (it is not kept forever)',
   external: 'EXTERNAL: Buffers / ArrayBuffers / wasm memory grow',
   native: 'NATIVE: RSS grows while the JS heap and external memory are flat',
+  inconclusive: 'INCONCLUSIVE: not sure yet (the candidates and what would settle them are below)',
   'warm-up': 'WARM-UP: growth that levels off (code, caches, strings)',
   suspect: 'SUSPECTS (one snapshot shows no growth: take a series to confirm)',
   none: 'NO LEAK FOUND',

@@ -17,6 +17,7 @@ function row(name: string, counts: number[], deleted: number[] = counts.slice(1)
     retainedSizes: counts.map((c) => c * sizeEach),
     newPerInterval: counts.slice(1).map((c, k) => Math.max(0, c - counts[k]!) + deleted[k]!),
     deletedPerInterval: deleted,
+    survivorCounts: null,
     newCount: Math.max(0, counts[n - 1]! - counts[0]!),
     deletedCount: deleted.reduce((a, b) => a + b, 0),
     countDelta: counts[n - 1]! - counts[0]!,
@@ -49,6 +50,12 @@ function group(className: string, counts: number[], retainedSize: number): Survi
   };
 }
 
+function survivorCountsOf(className: string, groups: readonly SurvivorGroup[], snapshots: number): number[] {
+  const curve = new Array<number>(snapshots).fill(0);
+  for (const g of groups) if (g.className === className) g.counts.forEach((c, k) => (curve[k]! += c));
+  return curve;
+}
+
 function diffOf(classes: ClassDiffRow[], groups: SurvivorGroup[] = [], snapshots = 3): DiffResult {
   return {
     schemaVersion: 1,
@@ -59,7 +66,8 @@ function diffOf(classes: ClassDiffRow[], groups: SurvivorGroup[] = [], snapshots
     limitations: [],
     warnings: [],
     growth: 100_000,
-    classes,
+    // As the diff fills it: each class's survivors over every group of the class.
+    classes: classes.map((r) => ({ ...r, survivorCounts: r.survivorCounts ?? survivorCountsOf(r.name, groups, snapshots) })),
     survivors: { count: groups.reduce((a, g) => a + g.count, 0), size: 0, groups },
     signatures: null,
   };

@@ -46,7 +46,7 @@ function diffOf(groups: SignatureGroup[], growth = 100_000, mode: DiffResult['mo
   const snapshots = groups[0]?.counts.length ?? 3;
   const classes: ClassDiffRow[] = [{
     name: 'Session', counts: [0, 0, 0], sizes: [0, 0, 0], retainedSizes: [0, 0, 0], newCount: 0, deletedCount: 0,
-    newPerInterval: null, deletedPerInterval: null, countDelta: 0, sizeDelta: growth, retainedDelta: 0, growthPerInterval: 0, grewEveryInterval: null,
+    newPerInterval: null, deletedPerInterval: null, survivorCounts: null, countDelta: 0, sizeDelta: growth, retainedDelta: 0, growthPerInterval: 0, grewEveryInterval: null,
   }];
   return {
     schemaVersion: 1,

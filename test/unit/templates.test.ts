@@ -130,7 +130,7 @@ function row(name: string, counts: number[], sizeEach = 100): ClassDiffRow {
   const n = counts.length;
   return {
     name, counts, sizes: counts.map((c) => c * sizeEach), retainedSizes: counts.map((c) => c * sizeEach),
-    newPerInterval: counts.slice(1).map((c, k) => Math.max(0, c - counts[k]!)), deletedPerInterval: counts.slice(1).map(() => 0),
+    newPerInterval: counts.slice(1).map((c, k) => Math.max(0, c - counts[k]!)), deletedPerInterval: counts.slice(1).map(() => 0), survivorCounts: null,
     newCount: Math.max(0, counts[n - 1]! - counts[0]!), deletedCount: 0, countDelta: counts[n - 1]! - counts[0]!,
     sizeDelta: (counts[n - 1]! - counts[0]!) * sizeEach, retainedDelta: (counts[n - 1]! - counts[0]!) * sizeEach,
     growthPerInterval: (counts[n - 1]! - counts[0]!) / (n - 1), grewEveryInterval: n >= 3 ? counts.every((c, k) => k === 0 || c > counts[k - 1]!) : null,

@@ -81,6 +81,12 @@ export interface ClassDiffRow {
   /** Per interval: objects new in the later snapshot / gone from the earlier one (null across processes). */
   readonly newPerInterval: readonly number[] | null;
   readonly deletedPerInterval: readonly number[] | null;
+  /**
+   * Of this class, survivors (born after the first snapshot, alive in the newest) present at each
+   * snapshot, over every survivor group, not only the ones reported; null without ids. With
+   * newPerInterval it tells what was born in an interval and died later: the work in flight.
+   */
+  readonly survivorCounts: readonly number[] | null;
   readonly countDelta: number;
   readonly sizeDelta: number;
   readonly retainedDelta: number;
@@ -200,7 +206,7 @@ export async function diffSnapshotFiles(files: readonly string[], options: DiffO
   warnings.push(...modeWarnings(mode, decision));
   const ids = mode === 'ids';
   const firstLast = ids ? compareIdTables(series[0]!.table, series[series.length - 1]!.table, classNames.names.length) : undefined;
-  const classes = diffClasses(series, classNames, firstLast, ids ? comparisons : undefined);
+  let classes = diffClasses(series, classNames, firstLast, ids ? comparisons : undefined);
   const newestFile = series[series.length - 1]!.info.file;
   const kept = last?.file === newestFile ? last : undefined;
   last = undefined;
@@ -209,7 +215,10 @@ export async function diffSnapshotFiles(files: readonly string[], options: DiffO
   if (ids) {
     // Given out of order, the newest snapshot is not the one kept: read it again (the rare path).
     const newest = kept?.analysis ?? (await analyzeFile(newestFile, options));
-    survivors = describeSurvivors(newest, series, options.groups, options.labelChain);
+    const described = describeSurvivors(newest, series, options.groups, options.labelChain);
+    survivors = described.survivors;
+    const zero = new Array<number>(series.length).fill(0);
+    classes = classes.map((r) => ({ ...r, survivorCounts: described.byClass.get(r.name) ?? zero }));
   } else if (mode === 'signatures') {
     const newest = await completeSignatureCounts(series, kept, texts, options);
     signatures = describeSignatureSeries(series.map((r) => r.signatureCounts!), texts, newest, options.groups, options.labelChain);
@@ -363,6 +372,7 @@ function diffClasses(
       deletedCount: firstLast?.deletedByClass[c] ?? Math.max(0, -countDelta),
       newPerInterval: intervalsCompared?.map((cmp) => cmp.newByClass[c] ?? 0) ?? null,
       deletedPerInterval: intervalsCompared?.map((cmp) => cmp.deletedByClass[c] ?? 0) ?? null,
+      survivorCounts: null,
       countDelta,
       sizeDelta: sizes[intervals]! - sizes[0]!,
       retainedDelta: retainedSizes[intervals]! - retainedSizes[0]!,
@@ -379,7 +389,7 @@ function describeSurvivors(
   series: readonly Reduced[],
   limit: number,
   labeler: ChainLabeler | undefined,
-): DiffResult['survivors'] {
+): { survivors: DiffResult['survivors']; byClass: Map<string, number[]> } {
   const paths = new RetainerPaths(analysis);
   const signatures = new PathSignatures(analysis, paths);
   const maxIds = series.map((r) => r.info.maxId);
@@ -405,5 +415,13 @@ function describeSurvivors(
       ...(g.allocation ? { allocation: g.allocation } : {}),
     };
   });
-  return { count: data.count, size: data.selfSize, groups };
+  // Per class over every group, reported or not: the in-flight estimate needs the whole class.
+  const byClass = new Map<string, number[]>();
+  for (const g of data.groups) {
+    const name = analysis.className(g.representative);
+    const curve = byClass.get(name) ?? new Array<number>(g.perSnapshot.length).fill(0);
+    g.perSnapshot.forEach((c, k) => (curve[k]! += k === intervals ? g.count : c));
+    byClass.set(name, curve);
+  }
+  return { survivors: { count: data.count, size: data.selfSize, groups }, byClass };
 }

@@ -49,7 +49,7 @@ export function pacingOf(flags: PacingFlags): Pacing {
 }
 
 /** The plan's "work" line: how many snapshots and what comes between them (`brief`: the plan's short form). */
-export function pacingText(p: Pacing, count: number, intervalText: string | undefined, brief = false): string {
+export function pacingText(p: Pacing, count: number | string, intervalText: string | undefined, brief = false): string {
   const every = p.counter?.every;
   if (p.counter && every !== undefined) {
     const limit = `at most ${intervalText ?? DEFAULT_LONGEST_WAIT}`;

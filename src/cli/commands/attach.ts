@@ -18,7 +18,7 @@ import { prepareOutputDir, writePrivateJson } from '../../attach/snapshot-file.j
 import { evaluateGates } from '../../diagnose/gates.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
-import { AttachError, ExitCode, OutputError, UsageError } from '../../errors.js';
+import { AttachError, ExitCode, OutputError } from '../../errors.js';
 import { buildAttachDocument, methodText, type AttachOutput } from '../../report/attach-report.js';
 import { buildAttachHtml } from '../../report/html-report.js';
 import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
@@ -34,9 +34,10 @@ import {
 import { createCaptureProgress } from './attach-progress.js';
 import { trackingPlanLines } from './attach-tracking.js';
 import { assessDiskSpace, refuseBeforeSignal } from './output-checks.js';
+import { DEFAULT_MAX_SNAPSHOTS, FIRST_SNAPSHOTS, seriesPlanOf, seriesPlanText, settleOption, type SettleFlags } from './attach-settle.js';
+import type { MemorySample } from '../../attach/memory-sampler.js';
 
-interface AttachFlags extends TargetFlags, SeriesReportFlags, PacingFlags {
-  snapshots: string;
+interface AttachFlags extends TargetFlags, SeriesReportFlags, PacingFlags, SettleFlags {
   sampleEvery: string;
   out?: string;
   force?: boolean;
@@ -58,18 +59,14 @@ function seriesFiles(outDir: string, stem: string, count: number): string[] {
   return files;
 }
 
-function parseCount(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 2 || n > 1000) throw new UsageError(`--snapshots must be an integer from 2 (a diff needs two; one: \`leakhunt snapshot\`), got "${value}"`);
-  return n;
-}
-
 export function registerAttach(program: Command, globals: () => GlobalOptions, status: ExitStatus): void {
   const command = program
     .command('attach')
     .argument('[pid]', 'the Node.js process (not needed with --port / --ws)')
     .description('attach to a running Node process: memory timeline, heap snapshots at intervals, what grows and what holds it')
-    .option('--snapshots <n>', 'how many snapshots to take', '3')
+    .option('--snapshots <n>', `take exactly this many snapshots (default: ${FIRST_SNAPSHOTS}, then one more while the verdict is inconclusive, up to --max-snapshots)`)
+    .option('--max-snapshots <n>', `without --snapshots: the most to take while the verdict is unsettled (default ${DEFAULT_MAX_SNAPSHOTS})`)
+    .option('--max-time <duration>', 'without --snapshots: start no snapshot after this long from the first (e.g. 10m)')
     .option('--interval <duration>', 'running time the target gets between snapshots, from the end of one to the start of the next (e.g. 15s, 5m; default 60s); with --every, the longest wait (default 10m)')
     .option('--counter <expression>', 'a JavaScript expression read in the target before each snapshot (side effects are refused; e.g. globalThis.turns): per-unit rates over how far it advanced')
     .option('--every <n>', 'take the next snapshot once --counter advanced by n (polled at --sample-every)')
@@ -111,7 +108,8 @@ The target is left as it was found: an inspector leakhunt opened with SIGUSR1 is
 the plan printed first says for about how long.`)
     .action(async (pidArg: string | undefined, flags: AttachFlags, cmd: Command) => {
       const address = targetAddressOf(pidArg, flags);
-      const count = parseCount(flags.snapshots);
+      const plan = seriesPlanOf(flags);
+      const count = plan.most;
       const pacing = pacingOf(flags);
       const sampleEveryMs = Math.max(100, parseDuration('--sample-every', flags.sampleEvery));
       const top = parseTop(flags.top);
@@ -128,8 +126,8 @@ the plan printed first says for about how long.`)
       checkHtmlPath(flags.html, outDir);
       // The short plan leaves out what each snapshot line says again (the directory) and the sampling.
       const work = verbose
-        ? `${pacingText(pacing, count, flags.interval)}; memory samples every ${flags.sampleEvery}; into ${outDir || defaultOutDir(0)}`
-        : pacingText(pacing, count, flags.interval, true);
+        ? `${pacingText(pacing, seriesPlanText(plan, undefined), flags.interval)}; memory samples every ${flags.sampleEvery}; into ${outDir || defaultOutDir(0)}`
+        : pacingText(pacing, seriesPlanText(plan, undefined), flags.interval, true);
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;
       const stop = installStopSignals('the capture', () => leftBehind(opened?.session, seen, address.pid));
@@ -160,8 +158,10 @@ the plan printed first says for about how long.`)
             if (dir.warning) warn(dir.warning);
             if (verbose) printLines([`  method     ${methodText(snapshotMethodFor(session, join(outDir, `${stem}-1.heapsnapshot`), address.pid))}`]);
             if (flags.traceAllocations) printLines(trackingPlanLines(verbose));
+            const samples: MemorySample[] = [];
             try {
               capture = await captureSeries({
+                ...settleOption(plan, () => samples, Date.now()),
                 session,
                 ...(address.pid === undefined ? {} : { pid: address.pid }),
                 outDir,
@@ -173,6 +173,10 @@ the plan printed first says for about how long.`)
                 ...(flags.traceAllocations ? { afterFirst: async () => void (tracking = await startAllocationTracking(session)) } : {}),
                 events: {
                   ...progress,
+                  onSample: (s) => {
+                    samples.push(s);
+                    progress.onSample?.(s);
+                  },
                   onSnapshot: (s) => {
                     written.push(s.file);
                     progress.onSnapshot?.(s);
@@ -259,6 +263,7 @@ the plan printed first says for about how long.`)
         verdict: diagnosis.verdict,
         evidence: diagnosis.evidence,
         findings: diagnosis.findings,
+        ...(diagnosis.candidates ? { candidates: diagnosis.candidates } : {}),
         ...(diagnosis.model ? { model: diagnosis.model } : {}),
         warnings: [...diff.warnings, ...capture.warnings, ...(units.warning ? [units.warning] : [])],
         leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },

@@ -1,0 +1,155 @@
+// The leak test of a survivor group (docs/diagnosis-model.md, "The kept-rate model"): estimate how many
+// objects per unit of work the group keeps *late in the series*, with its uncertainty, and call it
+// a leak only when that rate is above zero at a stated false-alarm level. Pure arithmetic, no graph.
+//
+// - Kept per interval. Survivors born in an interval that is not the last lived through at least one
+//   whole interval after it: kept, as far as the series can tell. The last interval's survivors also
+//   hold the work in flight at the newest snapshot; that part is estimated from the class's earlier
+//   intervals (born in an interval and alive at its end, yet dead by the newest snapshot: in flight)
+//   and taken out.
+// - Late. Only the later half of the intervals counts (at least the last one): growth that stops
+//   (code compiled, a cache filled once, a singleton made on first use) is early, and a leak goes on.
+// - Noise under "nothing is kept". A whole interval's survivors are zero unless something is kept;
+//   the last interval's carry the in-flight count of that moment, which moves by about its square root
+//   (a count of independent turns), plus the error of the estimate taken out. Each interval's rate is
+//   weighed by the inverse of that variance.
+// - The false-alarm level is per diagnosis: with G groups tested, each is held to FALSE_ALARM / G.
+// - Kept, not replaced: the class's live count must not contradict the kept growth (a bounded cache or
+//   pool takes in new members and lets as many old ones go: its survivors are recent, its size flat).
+
+import { stepsOf } from './growth-model.js';
+
+/** Chance, per diagnosis, of calling a leak where nothing is kept. */
+export const FALSE_ALARM = 0.01;
+/** Below this z a group is ruled out; between it and the leak level it is a candidate (inconclusive). */
+export const Z_RULED_OUT = 1.5;
+/** Variance floor of a count that read zero (a count of 0 still allows about one by chance). */
+const ZERO_COUNT_VARIANCE = 1;
+/** Share of the kept growth the class's live count must show, at the same z. */
+export const KEPT_SHARE = 0.5;
+
+export interface InFlight {
+  /** Objects of the class born in an interval and alive at its end that died later, per snapshot. */
+  readonly level: number;
+  /** Variance of that estimate. */
+  readonly variance: number;
+}
+
+/**
+ * The class's work in flight at a snapshot: for each interval but the last, born in it and alive at its
+ * end (`newPerInterval`) less the survivors born in it (alive at the newest snapshot). Unknown (0 with a
+ * count's variance) with one interval.
+ */
+export function inFlightOf(newPerInterval: readonly number[] | null, survivorCounts: readonly number[] | null): InFlight {
+  if (!newPerInterval || !survivorCounts || newPerInterval.length < 2) return { level: 0, variance: ZERO_COUNT_VARIANCE };
+  const born = stepsOf(survivorCounts);
+  const transient = newPerInterval.slice(0, -1).map((n, k) => Math.max(0, n - born[k]!));
+  const level = mean(transient);
+  // A count's variance (Poisson) or what the readings show, whichever is larger, over the readings.
+  const spread = transient.length > 1 ? transient.reduce((a, t) => a + (t - level) ** 2, 0) / (transient.length - 1) : 0;
+  return { level, variance: Math.max(level, spread, ZERO_COUNT_VARIANCE) / transient.length };
+}
+
+export interface KeptRate {
+  /** Kept objects per unit of work over the late intervals (inverse-variance weighted). */
+  readonly rate: number;
+  /** Its standard error under "nothing is kept". */
+  readonly se: number;
+  /** rate / se. */
+  readonly z: number;
+  /** Kept objects per interval, the last one less the in-flight estimate. */
+  readonly kept: readonly number[];
+  /** Index of the first interval counted as late. */
+  readonly lateFrom: number;
+  /**
+   * How many standard errors the late rate is below the early one (counts as Poisson): growth that is
+   * levelling off (a cache filling over a long tail of keys) is not yet a leak. 0 without early intervals.
+   */
+  readonly slowdownZ: number;
+}
+
+/** The later half of the intervals, at least the last. */
+export function lateFrom(intervals: number): number {
+  return Math.floor(intervals / 2);
+}
+
+/**
+ * `born[k]`: survivors born in interval k (a survivor curve's steps); `work[k]`: the work in it;
+ * `inFlight`: the class's (an upper bound for one of its groups: taking it out errs toward "not a leak").
+ */
+export function keptRate(born: readonly number[], work: readonly number[], inFlight: InFlight): KeptRate {
+  const m = born.length;
+  const last = m - 1;
+  const kept = born.map((b, k) => (k === last ? b - Math.min(b, inFlight.level) : b));
+  const from = lateFrom(m);
+  let weighted = 0, weights = 0;
+  for (let k = from; k < m; k++) {
+    const variance = k === last ? Math.max(inFlight.level, ZERO_COUNT_VARIANCE) + inFlight.variance : ZERO_COUNT_VARIANCE;
+    // Rate in interval k is kept[k] / work[k], its variance variance / work[k]²: weight work² / variance.
+    const w = (work[k]! * work[k]!) / variance;
+    weighted += (kept[k]! / work[k]!) * w;
+    weights += w;
+  }
+  const rate = weights > 0 ? weighted / weights : 0;
+  const se = weights > 0 ? 1 / Math.sqrt(weights) : Infinity;
+  return { rate, se, z: se > 0 ? rate / se : 0, kept, lateFrom: from, slowdownZ: slowdown(kept, work, from, inFlight) };
+}
+
+/** The early rate less the late one, in standard errors of the difference (kept counts as Poisson). */
+function slowdown(kept: readonly number[], work: readonly number[], from: number, inFlight: InFlight): number {
+  if (from === 0) return 0;
+  const sum = (values: readonly number[], a: number, b: number) => values.slice(a, b).reduce((x, y) => x + y, 0);
+  const earlyWork = sum(work, 0, from), lateWork = sum(work, from, work.length);
+  const early = sum(kept, 0, from), late = sum(kept, from, kept.length);
+  const variance = Math.max(early, ZERO_COUNT_VARIANCE) / earlyWork ** 2 + (Math.max(late, ZERO_COUNT_VARIANCE) + inFlight.variance) / lateWork ** 2;
+  return (early / earlyWork - late / lateWork) / Math.sqrt(variance);
+}
+
+/**
+ * The class's live count keeps what the group kept: its rise over the series is at least KEPT_SHARE of
+ * the kept objects, within `z` standard deviations of the in-flight count at the two ends.
+ */
+export function classKeeps(kept: readonly number[], live: readonly number[], inFlight: InFlight, z: number): boolean {
+  const total = kept.reduce((a, b) => a + b, 0);
+  const rise = live[live.length - 1]! - live[0]!;
+  const sd = Math.sqrt(2 * Math.max(inFlight.level, ZERO_COUNT_VARIANCE));
+  return rise + z * sd >= KEPT_SHARE * total;
+}
+
+/** The z a group must reach when `tested` groups were tested: FALSE_ALARM shared among them. */
+export function leakZ(tested: number): number {
+  return normalQuantile(1 - FALSE_ALARM / Math.max(1, tested));
+}
+
+/**
+ * Intervals like the late ones the series would need for a candidate at `z` to reach `target`, if its
+ * rate holds: z grows with the square root of the evidence.
+ */
+export function intervalsToSettle(k: KeptRate, target: number): number {
+  if (k.z <= 0) return Infinity;
+  const late = k.kept.length - k.lateFrom;
+  return Math.max(1, Math.ceil(late * ((target / k.z) ** 2 - 1)));
+}
+
+function mean(values: readonly number[]): number {
+  return values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+}
+
+/** Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9). */
+export function normalQuantile(p: number): number {
+  if (p <= 0) return -Infinity;
+  if (p >= 1) return Infinity;
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const low = 0.02425;
+  if (p < low) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+  }
+  if (p > 1 - low) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+}
