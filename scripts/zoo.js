@@ -4,7 +4,7 @@
 // --leak-repeat times (default 3). Prints a table on stdout, progress on stderr, and writes every run's
 // answer (verdict, evidence, findings with their chains) as JSON to --out (default zoo-results.json).
 // Uses the compiled case runner (dist/test/helpers/zoo.js): run through `npm run zoo`, which builds first.
-// --across-processes: each run is two instances of the case, a snapshot of each at a different age and
+// --across-processes: each run is three instances of the case, a snapshot of each at a different age and
 // `leakhunt diff --across-processes` (test/helpers/zoo.ts runZooCaseAcross); backlog cases are left out
 // (the mode cannot tell a backlog from a leak) and a warm-up is expected to read `none`.
 //   node scripts/zoo.js [--repeat 10] [--leak-repeat 3] [--nodes 20,24] [--cases map-cache,lru] [--out file] [--across-processes]

@@ -4,7 +4,7 @@ import { HeapAnalysis, type AnalysisPhase } from './analysis/heap-analysis.js';
 import { summarizeSnapshot, type SnapshotSummary, type SummarizeOptions } from './analysis/summarize-snapshot.js';
 import { parseSnapshotFile } from './snapshot/parse.js';
 import { labelChain } from './diagnose/chain-labels.js';
-import type { Finding, Verdict } from './diagnose/diagnose.js';
+import type { Finding, Verdict } from './diagnose/finding.js';
 import { findCapturedStores, findSuspects } from './diagnose/suspects.js';
 
 export { parseSnapshotFile, parseSnapshotChunks, type ParseOptions } from './snapshot/parse.js';
@@ -12,7 +12,8 @@ export { HeapGraph } from './snapshot/heap-graph.js';
 export { HeapAnalysis, analyzeHeap, type AnalysisPhase } from './analysis/heap-analysis.js';
 export { summarizeSnapshot, type SnapshotSummary, type ClassRow, type DominatorRow, type ClassSortKey } from './analysis/summarize-snapshot.js';
 export { diffSnapshotFiles, type DiffResult, type DiffOptions } from './analysis/diff/diff-series.js';
-export { diagnose, type Diagnosis, type Finding, type Verdict } from './diagnose/diagnose.js';
+export { diagnose } from './diagnose/diagnose.js';
+export type { Diagnosis, Finding, Verdict } from './diagnose/finding.js';
 export { labelChain } from './diagnose/chain-labels.js';
 export { LeakhuntError, SnapshotFormatError, UsageError, AttachError, ExitCode } from './errors.js';
 

@@ -4,7 +4,7 @@
 // Pending work that never completes is not a backlog: what it holds stays a leak.
 
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
-import type { Finding } from './diagnose.js';
+import type { Finding } from './finding.js';
 import { backlogFix, fixFields, pendingQueueOf } from './fixes.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { drainedAfterPeak, type Significance } from './growth-model.js';

@@ -5,7 +5,8 @@
 
 import type { DiffResult } from '../analysis/diff/diff-series.js';
 import type { MemorySample } from './memory-trend.js';
-import { diagnose, type Diagnosis } from './diagnose.js';
+import { diagnose } from './diagnose.js';
+import type { Diagnosis } from './finding.js';
 
 /** What the diagnosis needs of each captured snapshot (attach/capture.ts writes it beside the file). */
 export interface CapturedMoment {

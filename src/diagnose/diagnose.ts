@@ -16,94 +16,15 @@
 //   nothing above.
 // One snapshot shows no growth: see suspects.ts (kind `suspect`, never a `leak` verdict).
 
-import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import { backlogFindings, drainingWork, throughPendingWork } from './backlog-findings.js';
-import { withAllocations, withSameCauseSites, type FindingAllocation } from './finding-allocation.js';
+import { withAllocations, withSameCauseSites } from './finding-allocation.js';
+import type { Candidate, DiagnoseInput, Diagnosis, Finding, ModelFigures, Verdict } from './finding.js';
 import { foldSharedHolders } from './fold-findings.js';
-import { growthFindings, V8_INTERNAL, type Candidate, type GrowthContext } from './growth-findings.js';
+import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 import { signatureGrowthFindings } from './signature-growth.js';
 import { bornPerInterval, growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
-import { describeTrend, summarizeTrend, type MemorySample, type MemoryTrend, type Pause } from './memory-trend.js';
-
-export type Verdict = 'leak' | 'backlog' | 'external' | 'native' | 'inconclusive' | 'warm-up' | 'suspect' | 'none';
-
-export interface Finding {
-  readonly kind: 'leak' | 'should-be-few' | 'backlog' | 'external' | 'native' | 'warm-up' | 'suspect';
-  readonly className: string;
-  readonly signature: string | null;
-  readonly count: number;
-  /** Objects added per interval between snapshots. */
-  readonly perInterval: number;
-  readonly perMinute?: number;
-  /** Per unit of work, when the caller says how many units ran (`--unit-count`, `--counter`). */
-  readonly perUnit?: number;
-  readonly retainedSize: number;
-  readonly chain: readonly ChainHop[];
-  /** Why the objects stay and what to change, in one sentence (`why: action`). */
-  readonly fix: string;
-  /** What to change, alone (the text shows this without --verbose). */
-  readonly action: string;
-  readonly evidence: readonly string[];
-  /** Other survivor groups held through this finding's objects. */
-  readonly alsoHeld?: readonly string[];
-  /** Growth findings: survivors born in each interval. */
-  readonly born?: readonly number[];
-  /** Backlogs: the count fell back after its peak. */
-  readonly drained?: boolean;
-  /** Growth findings: of the retained size, ArrayBuffer backing stores (bytes outside the JS heap). */
-  readonly externalSize?: number;
-  /**
-   * Other growth findings held by the same lasting holder (fold-findings.ts): one root cause, so one
-   * finding; each member is kept whole.
-   */
-  readonly members?: readonly Finding[];
-  /** Where its objects (or the holder that keeps them) were made: snapshots taken while allocations were tracked. */
-  readonly allocation?: FindingAllocation;
-}
-
-/** The figures the rules were measured against (docs/diagnosis-model.md). */
-export interface ModelFigures extends Significance {
-  /** Work in each interval, in `workUnit`. */
-  readonly work: readonly number[];
-  readonly workUnit: 'unit' | 'ms' | 'interval';
-  /** Growth of ArrayBuffer backing stores and of the program's JS objects, first to last snapshot. */
-  readonly backingStoreGrowth: number;
-  readonly jsGrowth: number;
-}
-
-export interface Diagnosis {
-  readonly verdict: Verdict;
-  readonly evidence: readonly string[];
-  readonly findings: readonly Finding[];
-  readonly memory?: MemoryTrend;
-  readonly model?: ModelFigures;
-  /**
-   * Groups the series could neither rule in nor out (kept-model.ts): the verdict is `inconclusive` when
-   * nothing else was found, and another snapshot (attach takes it by default) would settle them.
-   */
-  readonly candidates?: readonly Candidate[];
-}
-
-export interface DiagnoseInput {
-  readonly diff: DiffResult;
-  readonly samples?: readonly MemorySample[];
-  /** Time between the first and the last snapshot, for per-minute rates. */
-  readonly elapsedMs?: number;
-  /** Units of work (turns, requests) done between the first and the last snapshot. */
-  readonly unitCount?: number;
-  /** The unit counter read at each snapshot (attach --counter): work per interval. */
-  readonly unitsAt?: readonly (number | undefined)[];
-  /** When each snapshot was taken (Unix ms): work per interval when no counter is known. */
-  readonly timesAt?: readonly number[];
-  /**
-   * The target's pauses for the snapshots (attach): each leaves native memory behind in the target, so
-   * the RSS step across a pause is taken out before native growth is judged. Without them, a timeline
-   * that spans snapshots (`timelineHasSnapshots`) is not used for a native verdict.
-   */
-  readonly pauses?: readonly Pause[];
-  readonly timelineHasSnapshots?: boolean;
-}
+import { describeTrend, summarizeTrend } from './memory-trend.js';
 
 /** Class names of ArrayBuffer backing stores as the class index names them. */
 const BACKING_STORE = /JSArrayBufferData|^ArrayBuffer$|backing_store/;
@@ -171,10 +92,14 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
 
   // Without ids (one process across inspector sessions, instances of one service): live counts per path.
   const byIds = diff.mode !== 'signatures' && diff.sameProcess ? growthFindings(ctx) : undefined;
-  const growth = diff.mode === 'signatures'
+  const byPaths = diff.mode === 'signatures'
     ? signatureGrowthFindings(diff, { work, significance: sig, ...(input.elapsedMs ? { elapsedMs: input.elapsedMs } : {}), ...(input.unitCount ? { unitCount: input.unitCount } : {}) })
-    : byIds?.findings ?? [];
-  const candidates = byIds?.candidates ?? [];
+    : [];
+  // Two points (two instances at two ages, two sessions) cannot tell a leak from a cache filled once
+  // between them: what grew is a candidate, and a third point settles it.
+  const twoPoints = diff.mode === 'signatures' && n < 3;
+  const growth = byIds?.findings ?? (twoPoints ? [] : byPaths);
+  const candidates: Candidate[] = byIds?.candidates ?? (twoPoints ? byPaths.map(candidateOf) : []);
   const classified = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f));
   // Ids tell which hops existed before the series: groups hanging on the same old holder are one cause.
   const firstMaxId = diff.mode === 'ids' ? Math.min(...diff.snapshots.map((s) => s.maxId)) : undefined;
@@ -232,8 +157,27 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   return { verdict, evidence, findings: [...findings, ...backlog], ...(memory ? { memory } : {}), model, ...(candidates.length > 0 ? { candidates } : {}) };
 }
 
+/** The diagnosis as every series result carries it (attach, diff, report): one shape, one place. */
+export function verdictFields(d: Diagnosis) {
+  return {
+    verdict: d.verdict,
+    evidence: d.evidence,
+    findings: d.findings,
+    ...(d.candidates ? { candidates: d.candidates } : {}),
+    ...(d.model ? { model: d.model } : {}),
+  };
+}
+
+/** A path that grew between two points: a candidate, settled by a third. */
+function candidateOf(f: Finding): Candidate {
+  return { className: f.className, signature: f.signature, count: f.count, born: [f.count], retainedSize: f.retainedSize, moreIntervals: 1, chain: f.chain };
+}
+
 /** A candidate as the evidence names it: what it kept, how sure, and what would settle it. */
 function candidateText(c: Candidate): string {
+  if (c.z === undefined || c.zNeeded === undefined) {
+    return `not sure yet: ${c.count} more ${c.className} alive along one retainer path between two points, which cannot tell a leak from a cache filled once or the work in flight; a third snapshot (or an instance at a third age) would settle it`;
+  }
   const more = Number.isFinite(c.moreIntervals) ? `about ${c.moreIntervals} more interval${c.moreIntervals === 1 ? '' : 's'} like the last (another snapshot each) would settle it if the rate holds` : 'more snapshots would settle it';
   return `not sure yet: ${c.count} ${c.className} born after the first snapshot are still alive (born per interval: ${c.born.join(', ')}), kept at ${c.z.toFixed(1)} standard errors where a leak needs ${c.zNeeded.toFixed(1)}; ${more}`;
 }

@@ -8,7 +8,7 @@
 
 import { allocationSiteKey, frameOrigin, type AllocationFrame } from '../analysis/allocation-site.js';
 import type { SurvivorGroup } from '../analysis/diff/diff-series.js';
-import type { Finding } from './diagnose.js';
+import type { Finding } from './finding.js';
 
 export interface FindingAllocation {
   /** Innermost first: the user's frame, then the library frame it called (allocation-site.ts). */

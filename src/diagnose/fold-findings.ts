@@ -8,7 +8,7 @@
 // others become its `members`, kept whole for JSON.
 
 import type { ChainHop } from '../analysis/chain-description.js';
-import type { Finding } from './diagnose.js';
+import type { Finding } from './finding.js';
 
 /** Kinds of growth that can share a holder; backlogs and external memory keep their own findings. */
 const FOLDABLE: ReadonlySet<Finding['kind']> = new Set(['leak', 'should-be-few']);

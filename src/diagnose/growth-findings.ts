@@ -8,7 +8,7 @@
 
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, SurvivorGroup } from '../analysis/diff/diff-series.js';
-import type { DiagnoseInput, Finding } from './diagnose.js';
+import type { Candidate, DiagnoseInput, Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { bornPerInterval, type Significance } from './growth-model.js';
 import { classKeeps, inFlightOf, intervalsToSettle, keptRate, leakZ, Z_RULED_OUT, type KeptRate } from './kept-model.js';
@@ -139,22 +139,6 @@ function candidates(groups: readonly SurvivorGroup[]): (Curve & { group: Survivo
   return out;
 }
 
-/**
- * A group the series can neither rule in nor out: kept growth above Z_RULED_OUT but below the leak
- * level. `moreIntervals`: intervals like the late ones that would settle it if its rate holds.
- */
-export interface Candidate {
-  readonly className: string;
-  readonly signature: string;
-  readonly count: number;
-  readonly born: readonly number[];
-  readonly retainedSize: number;
-  readonly z: number;
-  readonly zNeeded: number;
-  readonly moreIntervals: number;
-  readonly chain: readonly ChainHop[];
-}
-
 export interface GrowthResult {
   readonly findings: Finding[];
   readonly candidates: Candidate[];
@@ -253,7 +237,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
     .sort((a, b) => b.retainedSize - a.retainedSize);
   // A candidate of a class already found, or held through a finding's objects, is part of that finding.
   const unexplained = open.filter((o) => !found.has(o.className) && !result.some((f) => o.chain.slice(1).some((hop) => hop.node.className === f.className)));
-  return { findings: result, candidates: unexplained.sort((a, b) => b.z - a.z), tested: scored.length, zNeeded };
+  return { findings: result, candidates: unexplained.sort((a, b) => (b.z ?? 0) - (a.z ?? 0)), tested: scored.length, zNeeded };
 }
 
 /**

@@ -38,7 +38,7 @@
 
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { DiffResult, SignatureGroup } from '../analysis/diff/diff-series.js';
-import type { Finding } from './diagnose.js';
+import type { Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
 import { EXTERNAL_SHARE, headedByCarrier, isProgramClass, PLUMBING, rates as growthRates, V8_INTERNAL } from './growth-findings.js';

@@ -15,7 +15,7 @@ import type { HeapAnalysis } from '../analysis/heap-analysis.js';
 import { chainSignature, hopName } from '../analysis/path-signatures.js';
 import { RetainerPaths } from '../analysis/retainer-paths.js';
 import { unionRetainedByGroup } from '../analysis/group-retained.js';
-import type { Finding } from './diagnose.js';
+import type { Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { ASYNC_CONTEXT_EDGES, FRAMEWORK_OBJECTS } from './recognisers.js';
 

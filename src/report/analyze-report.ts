@@ -1,7 +1,7 @@
 // `leakhunt analyze` as a report document: the header, the top classes, the largest objects.
 
 import type { SnapshotSummary, ClassSortKey } from '../analysis/summarize-snapshot.js';
-import type { Diagnosis } from '../diagnose/diagnose.js';
+import type { Diagnosis } from '../diagnose/finding.js';
 import { diagnosisBlocks } from './diagnosis-report.js';
 import type { Block, ReportDocument } from './document.js';
 import { formatBytes, formatCount, formatPercent } from './format.js';

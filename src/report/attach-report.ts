@@ -12,8 +12,7 @@ import type { HeadroomCheck, SnapshotEstimate } from '../attach/snapshot-cost.js
 import type { DetachReport, TargetInfo } from '../attach/session.js';
 import type { CompactionHold } from '../attach/tracking-compaction.js';
 import type { GateResult } from '../diagnose/gates.js';
-import type { Diagnosis, Finding, ModelFigures, Verdict } from '../diagnose/diagnose.js';
-import type { Candidate } from '../diagnose/growth-findings.js';
+import type { Candidate, Diagnosis, Finding, ModelFigures, Verdict } from '../diagnose/finding.js';
 import { buildDiffDocument } from './diff-report.js';
 import type { Block, ReportDocument } from './document.js';
 import { formatBytes, formatBytesDelta, formatCount, formatCountDelta } from './format.js';

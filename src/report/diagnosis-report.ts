@@ -4,7 +4,7 @@
 // full chain, and its members' chains. Shared by diff and attach.
 
 import { allocationText } from './allocation-text.js';
-import type { Diagnosis, Finding } from '../diagnose/diagnose.js';
+import type { Diagnosis, Finding } from '../diagnose/finding.js';
 import type { Block } from './document.js';
 import { chainLines, foldedChainText } from './chain-lines.js';
 import { formatBytes, formatCount } from './format.js';

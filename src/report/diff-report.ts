@@ -4,7 +4,7 @@
 
 import type { ClassDiffRow, DiffResult, SignatureGroup, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import type { GateResult } from '../diagnose/gates.js';
-import type { Diagnosis } from '../diagnose/diagnose.js';
+import type { Diagnosis } from '../diagnose/finding.js';
 import { diagnosisBlocks, shownSignatures } from './diagnosis-report.js';
 import type { Block, ReportDocument } from './document.js';
 import { chainLines, foldedChainText } from './chain-lines.js';

@@ -6,7 +6,7 @@ import type { DiffResult } from '../analysis/diff/diff-series.js';
 import type { ClassRow, DominatorRow } from '../analysis/summarize-snapshot.js';
 import type { MemorySample } from '../attach/memory-sampler.js';
 import type { GateResult } from '../diagnose/gates.js';
-import type { Finding, Verdict } from '../diagnose/diagnose.js';
+import type { Finding, Verdict } from '../diagnose/finding.js';
 import type { AttachOutput } from './attach-report.js';
 import { formatBytes, formatBytesDelta, formatCount } from './format.js';
 import { element, escapeHtml } from './html-escape.js';

@@ -7,7 +7,7 @@
 import { allocationText } from './allocation-text.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../analysis/diff/diff-series.js';
 import type { ClassRow, DominatorRow } from '../analysis/summarize-snapshot.js';
-import type { Finding, Verdict } from '../diagnose/diagnose.js';
+import type { Finding, Verdict } from '../diagnose/finding.js';
 import { formatBytes, formatBytesDelta, formatCount, formatCountDelta } from './format.js';
 import { chainDetails } from './html-chains.js';
 import { lineChart, type ChartSeries } from './html-charts.js';

@@ -25,6 +25,7 @@
 // group whose chain names the AsyncLocalStorage store holding it lends the finding its chain.
 
 import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
+import { V8_INTERNAL } from '../diagnose/growth-findings.js';
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { SurvivorCurve } from './survivor-curves.js';
 
@@ -54,8 +55,6 @@ export const MIN_PER_ITERATION = 0.5;
 export const INTERVAL_TOLERANCE = 0.25;
 /** Allowed difference in objects whatever the share (an object in flight at a snapshot). */
 export const INTERVAL_SLACK = 2;
-/** V8's own bookkeeping, never a finding on its own (see above). */
-export const V8_INTERNAL = /^\((compiled code|system|object shape|sliced string)\)$|^system \/ /;
 
 /** Born in interval 1 and interval 2, from a group's curve [S1, S2, S3]. */
 export function bornPerInterval(counts: readonly number[]): [number, number] {

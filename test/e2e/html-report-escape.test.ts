@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChainHop } from '../../src/analysis/chain-description.js';
-import type { Finding } from '../../src/diagnose/diagnose.js';
+import type { Finding } from '../../src/diagnose/finding.js';
 import { buildAnalyzeHtml } from '../../src/report/html-report.js';
 import { withChromiumPage } from '../helpers/browser.js';
 

@@ -213,16 +213,18 @@ export async function runZooCaseAcross(c: ZooCase, major: NodeMajor, ageMs = 200
   if (info.path === undefined) throw new Error(`no Node ${major} binary: ${info.reason}`);
   const { attach } = c.expect;
   // Both past the case's warm-up (a pool that fills, a cache at its bound), as a replica that has served a while.
+  // Three instances at three ages: two points cannot tell a leak from a cache filled once (inconclusive).
   const youngMs = (attach.warmupMs ?? 0) + ageMs;
+  const middleMs = youngMs + olderByMs / 2;
   const oldMs = youngMs + olderByMs;
   const started = Date.now();
   const problems: string[] = [];
   const start = () => startTarget({ fixture: c.fixture, node: info.path!, rate: attach.rate, serving: true, env: attach.env });
-  const targets = await Promise.all([start(), start()]);
+  const targets = await Promise.all([start(), start(), start()]);
   const dir = mkdtempSync(join(tmpdir(), 'leakhunt-zoo-'));
   try {
     const files: string[] = [];
-    for (const [target, age, atMs] of [[targets[0]!, 'young', youngMs], [targets[1]!, 'old', oldMs]] as const) {
+    for (const [target, age, atMs] of [[targets[0]!, 'young', youngMs], [targets[1]!, 'middle', middleMs], [targets[2]!, 'old', oldMs]] as const) {
       await sleep(Math.max(0, started + atMs - Date.now()));
       const file = join(dir, `${age}.heapsnapshot`);
       const r = await runCli(['snapshot', String(target.pid), '-o', file, '--no-progress'], { timeoutMs: CLI_TIMEOUT_MS });

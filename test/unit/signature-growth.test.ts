@@ -7,12 +7,31 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChainHop } from '../../src/analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult, SignatureGroup } from '../../src/analysis/diff/diff-series.js';
-import { diagnose, type Finding } from '../../src/diagnose/diagnose.js';
+import { diagnose } from '../../src/diagnose/diagnose.js';
+import type { Finding } from '../../src/diagnose/finding.js';
+import { significance, workPerInterval } from '../../src/diagnose/growth-model.js';
+import { signatureGrowthFindings as pathRule } from '../../src/diagnose/signature-growth.js';
 
-/** The leak findings diagnose() makes of a diff, with its rates. */
+/**
+ * The leak findings of the path rule, with the floors diagnose() gives it. With two points diagnose()
+ * makes them candidates (verdict inconclusive: tested below); the rule that picks them is the same.
+ */
 function signatureGrowthFindings(diff: DiffResult, rates: { elapsedMs?: number; unitCount?: number } = {}): Finding[] {
-  return diagnose({ diff, ...rates }).findings.filter((f) => f.kind === 'leak');
+  const sig = significance(diff.snapshots.map((s) => s.totalSize), diff.classes);
+  return pathRule(diff, { significance: sig, work: workPerInterval(diff.snapshots.length - 1), ...rates }).filter((f) => f.kind === 'leak');
 }
+
+test('two points cannot tell a leak from a cache filled once: inconclusive, the path named as a candidate; a third point settles it', () => {
+  const two = diagnose({ diff: diffOf([group('Session', [100, 400], 40_000)]) });
+  assert.equal(two.verdict, 'inconclusive');
+  assert.deepEqual(two.findings, []);
+  assert.deepEqual(two.candidates?.map((c) => [c.className, c.count]), [['Session', 300]]);
+  const three = diagnose({ diff: diffOf([group('Session', [100, 250, 400], 40_000)]) });
+  assert.equal(three.verdict, 'leak');
+  assert.equal(three.findings[0]?.className, 'Session');
+  const flat = diagnose({ diff: diffOf([group('Session', [100, 104], 40_000)]) });
+  assert.notEqual(flat.verdict, 'inconclusive');
+});
 
 const hop = (className: string, id: number, edge: string | null, retainedSize = 100): ChainHop => ({
   node: { id, name: className, type: 'object', className },
@@ -175,15 +194,15 @@ test('a group whose objects hold a finding\'s, one per member, is listed under i
 });
 
 test('a path whose objects mostly retain ArrayBuffer backing stores is external memory, as the id diff says', () => {
-  // zoo/buffers-kept across two processes: each kept Buffer holds a 64 KiB store outside the JS heap.
-  const buffers = group('Buffer', [100, 400], 27_000_000, [], 0, 26_200_000);
+  // zoo/buffers-kept at three ages: each kept Buffer holds a 64 KiB store outside the JS heap.
+  const buffers = group('Buffer', [100, 250, 400], 27_000_000, [], 0, 26_200_000);
   const d = diagnose({ diff: diffOf([buffers]) });
   assert.equal(d.verdict, 'external');
   assert.equal(d.findings[0]?.kind, 'external');
   assert.equal(d.findings[0]?.externalSize, 26_200_000);
   assert.match(d.findings[0]!.evidence[1]!, /^97% of what they retain is ArrayBuffer backing stores/);
   // Stores under half of what the path retains: a leak of JS objects.
-  const d2 = diagnose({ diff: diffOf([group('Session', [100, 400], 400_000, [], 0, 150_000)]) });
+  const d2 = diagnose({ diff: diffOf([group('Session', [100, 250, 400], 400_000, [], 0, 150_000)]) });
   assert.deepEqual([d2.verdict, d2.findings[0]?.kind], ['leak', 'leak']);
 });
 

@@ -17,6 +17,7 @@ import { checkOutputDir, type OutputPlace } from '../../attach/output-place.js';
 import { prepareOutputDir, writePrivateJson } from '../../attach/snapshot-file.js';
 import { evaluateGates } from '../../diagnose/gates.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
+import { verdictFields } from '../../diagnose/diagnose.js';
 import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
 import { AttachError, ExitCode, OutputError } from '../../errors.js';
 import { buildAttachDocument, methodText, type AttachOutput } from '../../report/attach-report.js';
@@ -260,11 +261,7 @@ the plan printed first says for about how long.`)
           ...(tracking ? { allocationTracking: { startPauseMs: tracking.startPauseMs, stopped: tracking.stopped, compaction: tracking.compaction } } : {}),
           inspector: { host: opened.session.endpoint.host, port: opened.session.endpoint.port, how: opened.session.endpoint.how, ...detach },
         },
-        verdict: diagnosis.verdict,
-        evidence: diagnosis.evidence,
-        findings: diagnosis.findings,
-        ...(diagnosis.candidates ? { candidates: diagnosis.candidates } : {}),
-        ...(diagnosis.model ? { model: diagnosis.model } : {}),
+        ...verdictFields(diagnosis),
         warnings: [...diff.warnings, ...capture.warnings, ...(units.warning ? [units.warning] : [])],
         leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },
       };

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
 import { evaluateGates, type GateLimits } from '../../diagnose/gates.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
-import { diagnose } from '../../diagnose/diagnose.js';
+import { diagnose, verdictFields } from '../../diagnose/diagnose.js';
 import { buildDiffDocument } from '../../report/diff-report.js';
 import { buildDiffHtml } from '../../report/html-report.js';
 import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
@@ -115,7 +115,7 @@ Examples:
       if (result.mode === 'classes') {
         process.stderr.write('leakhunt: hint: if these are instances of one service (or one process), --across-processes compares them by retainer path\n');
       }
-      const json = { ...result, verdict: diagnosis.verdict, evidence: diagnosis.evidence, findings: diagnosis.findings, ...(diagnosis.model ? { model: diagnosis.model } : {}), gates };
+      const json = { ...result, ...verdictFields(diagnosis), gates };
       if (flags.html !== undefined) writeHtmlReport(flags.html, buildDiffHtml(json, { groups }));
       await writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups, verbose }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);

@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
 import type { CapturedSnapshot } from '../../attach/capture.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
+import { verdictFields } from '../../diagnose/diagnose.js';
 import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
 import { evaluateGates } from '../../diagnose/gates.js';
 import { UsageError } from '../../errors.js';
@@ -121,10 +122,7 @@ Examples:
           endedBy: 'signal', // not known without result.json: the page does not show it (captureKnown)
           inspector: { host: '?', port: 0, how: 'sigusr1', openedByUs: false, inspectorClosed: false, note: 'not recorded (no result.json)' },
         },
-        verdict: diagnosis.verdict,
-        evidence: diagnosis.evidence,
-        findings: diagnosis.findings,
-        ...(diagnosis.model ? { model: diagnosis.model } : {}),
+        ...verdictFields(diagnosis),
         warnings: [...diff.warnings, ...(earlier ? earlier.warnings.filter((w) => !diff.warnings.includes(w)) : [])],
         leakhunt: earlier?.leakhunt ?? { captureRssPeak: 0 },
       };

@@ -1,0 +1,107 @@
+// What a diagnosis says, as data: the verdict, the findings and candidates, the figures the model
+// used, and what a diagnosis reads. Every finder (growth-findings, signature-growth, backlog-findings,
+// suspects) and every report speak these types; the rules live in the finders, not here.
+
+import type { ChainHop } from '../analysis/chain-description.js';
+import type { DiffResult } from '../analysis/diff/diff-series.js';
+import type { FindingAllocation } from './finding-allocation.js';
+import type { Significance } from './growth-model.js';
+import type { MemorySample, MemoryTrend, Pause } from './memory-trend.js';
+
+export type Verdict = 'leak' | 'backlog' | 'external' | 'native' | 'inconclusive' | 'warm-up' | 'suspect' | 'none';
+
+export interface Finding {
+  readonly kind: 'leak' | 'should-be-few' | 'backlog' | 'external' | 'native' | 'warm-up' | 'suspect';
+  readonly className: string;
+  readonly signature: string | null;
+  readonly count: number;
+  /** Objects added per interval between snapshots. */
+  readonly perInterval: number;
+  readonly perMinute?: number;
+  /** Per unit of work, when the caller says how many units ran (`--unit-count`, `--counter`). */
+  readonly perUnit?: number;
+  readonly retainedSize: number;
+  readonly chain: readonly ChainHop[];
+  /** Why the objects stay and what to change, in one sentence (`why: action`). */
+  readonly fix: string;
+  /** What to change, alone (the text shows this without --verbose). */
+  readonly action: string;
+  readonly evidence: readonly string[];
+  /** Other survivor groups held through this finding's objects. */
+  readonly alsoHeld?: readonly string[];
+  /** Growth findings: survivors born in each interval. */
+  readonly born?: readonly number[];
+  /** Backlogs: the count fell back after its peak. */
+  readonly drained?: boolean;
+  /** Growth findings: of the retained size, ArrayBuffer backing stores (bytes outside the JS heap). */
+  readonly externalSize?: number;
+  /**
+   * Other growth findings held by the same lasting holder (fold-findings.ts): one root cause, so one
+   * finding; each member is kept whole.
+   */
+  readonly members?: readonly Finding[];
+  /** Where its objects (or the holder that keeps them) were made: snapshots taken while allocations were tracked. */
+  readonly allocation?: FindingAllocation;
+}
+
+/** The figures the rules were measured against (docs/diagnosis-model.md). */
+export interface ModelFigures extends Significance {
+  /** Work in each interval, in `workUnit`. */
+  readonly work: readonly number[];
+  readonly workUnit: 'unit' | 'ms' | 'interval';
+  /** Growth of ArrayBuffer backing stores and of the program's JS objects, first to last snapshot. */
+  readonly backingStoreGrowth: number;
+  readonly jsGrowth: number;
+}
+
+export interface Diagnosis {
+  readonly verdict: Verdict;
+  readonly evidence: readonly string[];
+  readonly findings: readonly Finding[];
+  readonly memory?: MemoryTrend;
+  readonly model?: ModelFigures;
+  /**
+   * Groups the series could neither rule in nor out (kept-model.ts): the verdict is `inconclusive` when
+   * nothing else was found, and another snapshot (attach takes it by default) would settle them.
+   */
+  readonly candidates?: readonly Candidate[];
+}
+
+export interface DiagnoseInput {
+  readonly diff: DiffResult;
+  readonly samples?: readonly MemorySample[];
+  /** Time between the first and the last snapshot, for per-minute rates. */
+  readonly elapsedMs?: number;
+  /** Units of work (turns, requests) done between the first and the last snapshot. */
+  readonly unitCount?: number;
+  /** The unit counter read at each snapshot (attach --counter): work per interval. */
+  readonly unitsAt?: readonly (number | undefined)[];
+  /** When each snapshot was taken (Unix ms): work per interval when no counter is known. */
+  readonly timesAt?: readonly number[];
+  /**
+   * The target's pauses for the snapshots (attach): each leaves native memory behind in the target, so
+   * the RSS step across a pause is taken out before native growth is judged. Without them, a timeline
+   * that spans snapshots (`timelineHasSnapshots`) is not used for a native verdict.
+   */
+  readonly pauses?: readonly Pause[];
+  readonly timelineHasSnapshots?: boolean;
+}
+
+/**
+ * A group the series can neither rule in nor out: kept growth above Z_RULED_OUT but below the leak
+ * level (`z`, `zNeeded`), or growth seen at two points only (no z: one interval cannot tell a leak from
+ * a cache filled once or the work in flight). `moreIntervals`: intervals like the late ones that would
+ * settle it if its rate holds.
+ */
+export interface Candidate {
+  readonly className: string;
+  readonly signature: string | null;
+  readonly count: number;
+  /** Objects added per interval (born and kept with ids; the live count's steps without). */
+  readonly born: readonly number[];
+  readonly retainedSize: number;
+  readonly z?: number;
+  readonly zNeeded?: number;
+  readonly moreIntervals: number;
+  readonly chain: readonly ChainHop[];
+}
