@@ -5,7 +5,7 @@
 // confusion matrix, detection by kept rate and bytes, the false alarms, and a replay command for every
 // wrong or inconclusive program. A fresh seed unless --seed is given.
 //   npm run eval -- [--programs 200] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>]
-//                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>]
+//                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>]
 //   npm run eval -- --replay <kept dir> [--only <index>] [--json out.json]   today's build on kept captures
 //   npm run eval -- --one-snapshot [--programs N] [--seed S]   healthy programs, one snapshot, analyze
 import { execFileSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB]
+const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms]
        npm run eval -- --replay <kept dir> [--only K] [--json out.json] [--concurrency 1|2]
        npm run eval -- --one-snapshot [--programs N] [--seed S] [--node …] [--json out.json] [--keep <dir>]`;
 
@@ -38,6 +38,7 @@ try {
       replay: { type: 'string' },
       'one-snapshot': { type: 'boolean', default: false },
       'max-heap': { type: 'string' },
+      'max-interval': { type: 'string' },
     },
   }));
 } catch (err) {
@@ -56,13 +57,14 @@ const intOf = (name, text, lo, hi) => {
 const concurrency = intOf('concurrency', values.concurrency, 1, 2);
 const only = intOf('only', values.only, 0, 1e6);
 const maxHeap = intOf('max-heap', values['max-heap'], 20, 500);
+const maxInterval = intOf('max-interval', values['max-interval'], 2000, 5000);
 if (values.replay !== undefined && (values['one-snapshot'] || values.keep || values.seed || values.programs)) fail('--replay takes the seed and programs from the kept directory');
 if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.keep).length > 0 && only === undefined) fail(`--keep ${values.keep} is not empty`);
 
 const { evaluatePrograms, jsonReport, renderReport, replayKept } = await import('../dist/test/helpers/eval/evaluate.js');
 const { summarize } = await import('../dist/test/helpers/eval/judge.js');
 const { describeProgram, drawProgram, truthOf } = await import('../dist/test/helpers/eval/draw.js');
-const { runOneSnapshot } = await import('../dist/test/helpers/eval/run-program.js');
+const { runOneSnapshot, stopAllPrograms } = await import('../dist/test/helpers/eval/run-program.js');
 const { nodeBinaryInfo } = await import('../dist/test/helpers/node-binaries.js');
 
 function nodeOf(spec) {
@@ -89,6 +91,13 @@ const progress = (r, done, total) => {
   process.stderr.write(`eval: ${done}/${total} #${r.params.index} truth ${r.truth} → ${r.verdict ?? 'no answer'} ${mark} (${(r.durationMs / 1000).toFixed(0)} s)${r.reasons.length ? ` — ${r.reasons.join('; ')}` : ''}\n`);
 };
 const started = Date.now();
+// Interrupted: the programs get their SIGTERM; each attach then sees its target gone and ends.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    process.stderr.write(`eval: ${signal}: stopping the programs still running\n`);
+    void stopAllPrograms().finally(() => process.exit(130));
+  });
+}
 
 if (values.replay !== undefined) {
   const dir = values.replay;
@@ -108,7 +117,7 @@ if (values.replay !== undefined) {
 const seed = values.seed !== undefined ? intOf('seed', values.seed, 0, 2 ** 32 - 1) : randomInt(2 ** 31);
 const node = nodeOf(values.node);
 const version = nodeVersion(node);
-const draw = maxHeap === undefined ? {} : { maxHeapMB: maxHeap };
+const draw = { ...(maxHeap === undefined ? {} : { maxHeapMB: maxHeap }), ...(maxInterval === undefined ? {} : { maxIntervalMs: maxInterval }) };
 const programs = intOf('programs', values.programs, 1, 100000) ?? (values['one-snapshot'] ? 20 : 200);
 console.log(`eval: seed ${seed} · node ${version} · leakhunt ${commit()}`);
 
@@ -155,7 +164,7 @@ if (values['one-snapshot']) {
 const indexes = only !== undefined ? [only] : Array.from({ length: programs }, (_, k) => k);
 const results = await evaluatePrograms({ seed, indexes, node, concurrency, draw, ...(values.keep === undefined ? {} : { keepDir: values.keep }), onResult: progress });
 const summary = summarize(results);
-const extra = `${values.node ? ` --node ${values.node}` : ''}${maxHeap ? ` --max-heap ${maxHeap}` : ''}`;
+const extra = `${values.node ? ` --node ${values.node}` : ''}${maxHeap ? ` --max-heap ${maxHeap}` : ''}${maxInterval ? ` --max-interval ${maxInterval}` : ''}`;
 console.log('');
 console.log(renderReport(seed, results, summary, extra).join('\n'));
 console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s on ${version}, concurrency ${concurrency}${values.keep ? `; captures kept in ${values.keep} (npm run eval -- --replay ${values.keep})` : ''}`);

@@ -28,7 +28,9 @@ export function rightVerdicts(p: ProgramParams): readonly string[] {
     case 'external':
       return ['external'];
     case 'native':
-      return ['native'];
+      // The kept handles are JS objects too (~120 B of heap for ~3 KiB of RSS each): a leak finding that
+      // names them (the Cipheriv class) points at the cause as well.
+      return ['native', 'leak'];
     case 'backlog':
       // It drains, so it is not a leak: `backlog` (named) or no alarm are both right.
       return ['backlog', 'none', 'warm-up'];
@@ -51,6 +53,9 @@ export function judge(p: ProgramParams, answer: Answer | undefined, problems: re
     return reasons.length ? { judgement: 'wrong', reasons } : { judgement: 'inconclusive', reasons };
   }
   if (!rightVerdicts(p).includes(verdict)) reasons.push(`verdict ${verdict}, truth ${truthOf(p)}`);
+  else if (p.fault.kind === 'native' && verdict === 'leak' && answer.findings[0]?.className !== 'Cipheriv') {
+    reasons.push(`verdict leak on kept native handles, but the top finding is ${answer.findings[0]?.className ?? 'missing'}, not Cipheriv`);
+  }
   return { judgement: reasons.length ? 'wrong' : 'right', reasons };
 }
 

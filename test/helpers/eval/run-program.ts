@@ -42,10 +42,18 @@ interface Started {
   terminate(): Promise<number | null>;
 }
 
+const running = new Set<Started>();
+
+/** SIGTERM to every program still running (the eval was interrupted); their attaches then end on their own. */
+export async function stopAllPrograms(): Promise<void> {
+  await Promise.all([...running].map((s) => s.terminate()));
+}
+
 async function startProgram(p: ProgramParams, node: string): Promise<Started> {
   // Old space sized for the ballast, what the fault keeps, and the snapshot's own growth.
   const oldSpaceMB = Math.max(512, p.heap.targetMB * 3 + 256);
-  const child = spawn(node, [`--max-old-space-size=${oldSpaceMB}`, PROGRAM], {
+  // --inspect-port=0: SIGUSR1 opens the inspector on a free port (9229 is often taken by another target).
+  const child = spawn(node, [`--max-old-space-size=${oldSpaceMB}`, '--inspect-port=0', PROGRAM], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { PATH: process.env.PATH ?? '', LEAKHUNT_EVAL_PARAMS: JSON.stringify(p) },
   });
@@ -59,6 +67,7 @@ async function startProgram(p: ProgramParams, node: string): Promise<Started> {
     stderr: () => stderr,
     alive,
     terminate: async () => {
+      running.delete(started);
       if (!alive()) return child.exitCode;
       child.kill('SIGTERM');
       const code = await Promise.race([exited, sleep(10_000).then(() => 'timeout' as const)]);
@@ -68,6 +77,7 @@ async function startProgram(p: ProgramParams, node: string): Promise<Started> {
       return null;
     },
   };
+  running.add(started);
   try {
     await waitFor(() => catchesSigusr1(pid) || !alive(), 20_000, `program ${p.index} to install its SIGUSR1 handler`);
     // Ballast of 500 MB takes a while to build on a busy machine.
