@@ -8,6 +8,7 @@
 //                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>]
 //   npm run eval -- --replay <kept dir> [--only <index>] [--json out.json]   today's build on kept captures
 //   npm run eval -- --one-snapshot [--programs N] [--seed S]   healthy programs, one snapshot, analyze
+//   npm run eval -- --sample                                   the npm-test sample (test/e2e/eval-sample.test.ts)
 import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,8 @@ import { parseArgs } from 'node:util';
 
 const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms]
        npm run eval -- --replay <kept dir> [--only K] [--json out.json] [--concurrency 1|2]
-       npm run eval -- --one-snapshot [--programs N] [--seed S] [--node …] [--json out.json] [--keep <dir>]`;
+       npm run eval -- --one-snapshot [--programs N] [--seed S] [--node …] [--json out.json] [--keep <dir>]
+       npm run eval -- --sample [--node …] [--json out.json] [--keep <dir>]`;
 
 function fail(message) {
   console.error(`eval: ${message}\n${USAGE}`);
@@ -39,6 +41,7 @@ try {
       'one-snapshot': { type: 'boolean', default: false },
       'max-heap': { type: 'string' },
       'max-interval': { type: 'string' },
+      sample: { type: 'boolean', default: false },
     },
   }));
 } catch (err) {
@@ -58,14 +61,16 @@ const concurrency = intOf('concurrency', values.concurrency, 1, 2);
 const only = intOf('only', values.only, 0, 1e6);
 const maxHeap = intOf('max-heap', values['max-heap'], 20, 500);
 const maxInterval = intOf('max-interval', values['max-interval'], 2000, 5000);
+if (values.sample && (values.seed || values.programs || values['max-heap'] || values['max-interval'] || values['one-snapshot'] || values.replay)) fail('--sample has its own seed, programs and draw');
 if (values.replay !== undefined && (values['one-snapshot'] || values.keep || values.seed || values.programs)) fail('--replay takes the seed and programs from the kept directory');
 if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.keep).length > 0 && only === undefined) fail(`--keep ${values.keep} is not empty`);
 
 const { evaluatePrograms, jsonReport, renderReport, replayKept } = await import('../dist/test/helpers/eval/evaluate.js');
 const { summarize } = await import('../dist/test/helpers/eval/judge.js');
-const { describeProgram, drawProgram, truthOf } = await import('../dist/test/helpers/eval/draw.js');
+const { describeProgram, drawProgram, sampleIndexes, truthOf } = await import('../dist/test/helpers/eval/draw.js');
 const { runOneSnapshot, stopAllPrograms } = await import('../dist/test/helpers/eval/run-program.js');
 const { nodeBinaryInfo } = await import('../dist/test/helpers/node-binaries.js');
+const { SAMPLE } = await import('../dist/test/helpers/eval/sample.js');
 
 function nodeOf(spec) {
   if (spec === undefined) return process.execPath;
@@ -114,10 +119,10 @@ if (values.replay !== undefined) {
   process.exit(0);
 }
 
-const seed = values.seed !== undefined ? intOf('seed', values.seed, 0, 2 ** 32 - 1) : randomInt(2 ** 31);
+const seed = values.sample ? SAMPLE.seed : values.seed !== undefined ? intOf('seed', values.seed, 0, 2 ** 32 - 1) : randomInt(2 ** 31);
 const node = nodeOf(values.node);
 const version = nodeVersion(node);
-const draw = { ...(maxHeap === undefined ? {} : { maxHeapMB: maxHeap }), ...(maxInterval === undefined ? {} : { maxIntervalMs: maxInterval }) };
+const draw = values.sample ? SAMPLE.draw : { ...(maxHeap === undefined ? {} : { maxHeapMB: maxHeap }), ...(maxInterval === undefined ? {} : { maxIntervalMs: maxInterval }) };
 const programs = intOf('programs', values.programs, 1, 100000) ?? (values['one-snapshot'] ? 20 : 200);
 console.log(`eval: seed ${seed} · node ${version} · leakhunt ${commit()}`);
 
@@ -161,10 +166,10 @@ if (values['one-snapshot']) {
   process.exit(0);
 }
 
-const indexes = only !== undefined ? [only] : Array.from({ length: programs }, (_, k) => k);
-const results = await evaluatePrograms({ seed, indexes, node, concurrency, draw, ...(values.keep === undefined ? {} : { keepDir: values.keep }), onResult: progress });
+const indexes = only !== undefined ? [only] : values.sample ? sampleIndexes(seed, draw) : Array.from({ length: programs }, (_, k) => k);
+const results = await evaluatePrograms({ seed, indexes, node, concurrency: values.sample ? SAMPLE.concurrency : concurrency, draw, ...(values.keep === undefined ? {} : { keepDir: values.keep }), onResult: progress });
 const summary = summarize(results);
-const extra = `${values.node ? ` --node ${values.node}` : ''}${maxHeap ? ` --max-heap ${maxHeap}` : ''}${maxInterval ? ` --max-interval ${maxInterval}` : ''}`;
+const extra = `${values.node ? ` --node ${values.node}` : ''}${values.sample ? SAMPLE.replayFlags : `${maxHeap ? ` --max-heap ${maxHeap}` : ''}${maxInterval ? ` --max-interval ${maxInterval}` : ''}`}`;
 console.log('');
 console.log(renderReport(seed, results, summary, extra).join('\n'));
 console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s on ${version}, concurrency ${concurrency}${values.keep ? `; captures kept in ${values.keep} (npm run eval -- --replay ${values.keep})` : ''}`);
