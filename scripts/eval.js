@@ -9,6 +9,7 @@
 //   npm run eval -- --replay <kept dir> [--only <index>] [--json out.json]   today's build on kept captures
 //   npm run eval -- --one-snapshot [--programs N] [--seed S]   healthy programs, one snapshot, analyze
 //   npm run eval -- --sample                                   the npm-test sample (test/e2e/eval-sample.test.ts)
+//   npm run eval -- --truth-check [--programs N] [--seed S]    what each program keeps, measured without leakhunt
 import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,8 @@ import { parseArgs } from 'node:util';
 const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms]
        npm run eval -- --replay <kept dir> [--only K] [--json out.json] [--concurrency 1|2]
        npm run eval -- --one-snapshot [--programs N] [--seed S] [--node …] [--json out.json] [--keep <dir>]
-       npm run eval -- --sample [--node …] [--json out.json] [--keep <dir>]`;
+       npm run eval -- --sample [--node …] [--json out.json] [--keep <dir>]
+       npm run eval -- --truth-check [--programs N] [--seed S] [--node …] [--max-heap MB] [--max-interval ms]`;
 
 function fail(message) {
   console.error(`eval: ${message}\n${USAGE}`);
@@ -42,6 +44,7 @@ try {
       'max-heap': { type: 'string' },
       'max-interval': { type: 'string' },
       sample: { type: 'boolean', default: false },
+      'truth-check': { type: 'boolean', default: false },
     },
   }));
 } catch (err) {
@@ -71,6 +74,7 @@ const { describeProgram, drawProgram, sampleIndexes, truthOf } = await import('.
 const { runOneSnapshot, stopAllPrograms } = await import('../dist/test/helpers/eval/run-program.js');
 const { nodeBinaryInfo } = await import('../dist/test/helpers/node-binaries.js');
 const { SAMPLE } = await import('../dist/test/helpers/eval/sample.js');
+const { checkTruth } = await import('../dist/test/helpers/eval/truth-check.js');
 
 function nodeOf(spec) {
   if (spec === undefined) return process.execPath;
@@ -132,6 +136,22 @@ if (values.keep !== undefined) {
   if (!existsSync(runFile)) {
     writeFileSync(runFile, `${JSON.stringify({ seed, programs, oneSnapshot: values['one-snapshot'], draw, nodeVersion: version, commit: commit(), startedAt: new Date(started).toISOString(), argv: process.argv.slice(2) }, null, 2)}\n`);
   }
+}
+
+if (values['truth-check']) {
+  // Measured without leakhunt: memory after a full GC once an interval, growth a interval by least squares.
+  const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+  console.log('index  truth     drawn kept/interval  heap/interval  arrayBuffers/interval  rss/interval');
+  const indexes = only !== undefined ? [only] : Array.from({ length: programs }, (_, k) => k);
+  const rows = [];
+  for (const k of indexes) {
+    const p = drawProgram(seed, k, draw);
+    const c = await checkTruth(p, node);
+    rows.push({ params: p, truth: truthOf(p), ...c });
+    console.log(`${`#${k}`.padEnd(6)} ${truthOf(p).padEnd(9)} ${kib(c.expectedBytes).padStart(20)} ${kib(c.heapPerInterval).padStart(14)} ${kib(c.arrayBuffersPerInterval).padStart(22)} ${kib(c.rssPerInterval).padStart(13)}${c.problem ? `  (${c.problem})` : ''}`);
+  }
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ seed, nodeVersion: version, mode: 'truth-check', programs: rows }, null, 2)}\n`);
+  process.exit(0);
 }
 
 if (values['one-snapshot']) {

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drawProgram, farFromLimit, keptPerInterval, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
+import { drawProgram, farFromLimit, keptPerInterval, NATIVE_HANDLE_CLASS, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
 import { judge, summarize } from '../helpers/eval/judge.js';
 import { resultOf } from '../helpers/eval/evaluate.js';
 import type { Answer } from '../helpers/eval/run-program.js';
@@ -64,7 +64,7 @@ test('the judge: right verdicts per truth, false alarms, the exit code, inconclu
 
   const native = firstOf(1, (p) => truthOf(p) === 'native');
   assert.equal(judge(native, answer('native', 0), []).judgement, 'right');
-  assert.equal(judge(native, answer('leak', 1, [{ kind: 'leak', className: 'Cipheriv', count: 900 }]), []).judgement, 'right');
+  assert.equal(judge(native, answer('leak', 1, [{ kind: 'leak', className: NATIVE_HANDLE_CLASS, count: 900 }]), []).judgement, 'right');
   assert.equal(judge(native, answer('leak', 1, [{ kind: 'leak', className: 'Object', count: 900 }]), []).judgement, 'wrong');
 });
 

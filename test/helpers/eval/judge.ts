@@ -2,7 +2,7 @@
 // exit code against the verdict, and the tallies the eval prints — confusion matrix (truth × verdict),
 // detection by kept rate and by kept bytes, false alarms, inconclusives.
 
-import { farFromLimit, keptPerInterval, truthOf, type ProgramParams, type Truth } from './draw.js';
+import { farFromLimit, keptPerInterval, NATIVE_HANDLE_CLASS, truthOf, type ProgramParams, type Truth } from './draw.js';
 import type { Answer } from './run-program.js';
 
 /** right; wrong (an alarm on a healthy program, a leak missed or misnamed, an attach that failed); or not sure near the limit. */
@@ -28,8 +28,8 @@ export function rightVerdicts(p: ProgramParams): readonly string[] {
     case 'external':
       return ['external'];
     case 'native':
-      // The kept handles are JS objects too (~120 B of heap for ~3 KiB of RSS each): a leak finding that
-      // names them (the Cipheriv class) points at the cause as well.
+      // The kept handles are JS objects too (~0.2 KiB of heap for ~20 KiB of RSS each): a leak finding
+      // that names them (their class) points at the cause as well.
       return ['native', 'leak'];
     case 'backlog':
       // It drains, so it is not a leak: `backlog` (named) or no alarm are both right.
@@ -53,8 +53,8 @@ export function judge(p: ProgramParams, answer: Answer | undefined, problems: re
     return reasons.length ? { judgement: 'wrong', reasons } : { judgement: 'inconclusive', reasons };
   }
   if (!rightVerdicts(p).includes(verdict)) reasons.push(`verdict ${verdict}, truth ${truthOf(p)}`);
-  else if (p.fault.kind === 'native' && verdict === 'leak' && answer.findings[0]?.className !== 'Cipheriv') {
-    reasons.push(`verdict leak on kept native handles, but the top finding is ${answer.findings[0]?.className ?? 'missing'}, not Cipheriv`);
+  else if (p.fault.kind === 'native' && verdict === 'leak' && answer.findings[0]?.className !== NATIVE_HANDLE_CLASS) {
+    reasons.push(`verdict leak on kept native handles, but the top finding is ${answer.findings[0]?.className ?? 'missing'}, not ${NATIVE_HANDLE_CLASS}`);
   }
   return { judgement: reasons.length ? 'wrong' : 'right', reasons };
 }

@@ -53,7 +53,8 @@ async function startProgram(p: ProgramParams, node: string): Promise<Started> {
   // Old space sized for the ballast, what the fault keeps, and the snapshot's own growth.
   const oldSpaceMB = Math.max(512, p.heap.targetMB * 3 + 256);
   // --inspect-port=0: SIGUSR1 opens the inspector on a free port (9229 is often taken by another target).
-  const child = spawn(node, [`--max-old-space-size=${oldSpaceMB}`, '--inspect-port=0', PROGRAM], {
+  // --expose-gc: the program settles its start-up garbage before it says it serves (program.cjs).
+  const child = spawn(node, [`--max-old-space-size=${oldSpaceMB}`, '--inspect-port=0', '--expose-gc', PROGRAM], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { PATH: process.env.PATH ?? '', LEAKHUNT_EVAL_PARAMS: JSON.stringify(p) },
   });
