@@ -2,7 +2,8 @@
 // its directory: the snapshots and the JSON written beside each (capture.ts), put through the same diff
 // and diagnosis attach runs after its capture; the memory samples and capture facts come from the
 // result.json attach writes at its end (absent after an interrupted capture: then the timeline shows the
-// readings taken with each snapshot).
+// readings taken with each snapshot). With --json it prints that result instead, the object `attach --json`
+// prints: today's diagnosis of a capture kept from an earlier run (the evaluation's --replay reads it).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -14,17 +15,18 @@ import { verdictFields } from '../../diagnose/diagnose.js';
 import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
 import { evaluateGates } from '../../diagnose/gates.js';
 import { UsageError } from '../../errors.js';
-import type { AttachOutput } from '../../report/attach-report.js';
+import { buildAttachDocument, type AttachOutput } from '../../report/attach-report.js';
 import { buildAttachHtml } from '../../report/html-report.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
 import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
-import { warn } from '../output.js';
+import { warn, writeResult } from '../output.js';
 import { parseTop } from '../parse-options.js';
 import { createProgress, wantsProgress } from '../progress.js';
 import { DIAGNOSIS_GROUPS } from './diff.js';
 
 interface ReportFlags {
   html?: string;
+  json?: boolean;
   groups: string;
   progress?: boolean;
 }
@@ -64,28 +66,31 @@ function seriesIn(dir: string): SnapshotMeta[] {
   return metas;
 }
 
-export function registerReport(program: Command, _globals: () => GlobalOptions, _status: ExitStatus): void {
+export function registerReport(program: Command, globals: () => GlobalOptions, _status: ExitStatus): void {
   program
     .command('report')
     .argument('<dir>', 'the --out directory of an attach: its snapshots, the JSON beside each, and result.json')
     .description('rebuild the HTML report of an attach from its output directory')
     .option('--html <file>', 'where the page goes (default: <dir>/report.html)')
+    .option('--json', 'print the result as JSON (what attach --json prints) instead of writing the page')
     .option('--groups <n>', 'how many survivor groups to show, with a chain each', '10')
     .option('--progress', 'show progress on stderr even when not a terminal')
     .option('--no-progress', 'never show progress')
     .addHelpText('after', `
 Examples:
   $ leakhunt report ./leakhunt-4242-20260101-120000
-  $ leakhunt report ./incident-17 --html incident-17.html`)
+  $ leakhunt report ./incident-17 --html incident-17.html
+  $ leakhunt report ./incident-17 --json          the diagnosis of this build, as attach --json prints it`)
     .action(async (dir: string, flags: ReportFlags, cmd: Command) => {
+      if (flags.json && flags.html !== undefined) throw new UsageError('--json and --html do not go together: the page is written without --json');
       const htmlPath = flags.html ?? join(dir, 'report.html');
       const groups = parseTop(flags.groups, '--groups');
-      checkHtmlPath(htmlPath);
+      if (!flags.json) checkHtmlPath(htmlPath);
       const kept = seriesIn(dir);
       const resultFile = join(dir, 'result.json');
       const earlier = existsSync(resultFile) ? readJson<AttachOutput>(resultFile) : undefined;
       if (!earlier) warn(`${resultFile} is missing (an interrupted capture?): no memory samples; the timeline shows the readings taken with each snapshot`);
-      const progress = createProgress(wantsProgress(cmd, flags.progress, true));
+      const progress = createProgress(wantsProgress(cmd, flags.progress, !flags.json));
       let label = 'reading';
       const diff = await diffSnapshotFiles(kept.map((s) => s.file), {
         groups: DIAGNOSIS_GROUPS,
@@ -126,6 +131,10 @@ Examples:
         warnings: [...diff.warnings, ...(earlier ? earlier.warnings.filter((w) => !diff.warnings.includes(w)) : [])],
         leakhunt: earlier?.leakhunt ?? { captureRssPeak: 0 },
       };
+      if (flags.json) {
+        await writeResult('json', output, () => buildAttachDocument(output, { top: groups, groups }, diagnosis), globals().noColor);
+        return;
+      }
       process.stdout.write(`${writeHtmlReport(htmlPath, buildAttachHtml(output, { groups, captureKnown: earlier !== undefined }))}\n`);
     });
 }

@@ -1,0 +1,196 @@
+#!/usr/bin/env node
+// The evaluation (docs/evaluation.md): programs drawn from a seed (fixtures/generator/program.cjs, params
+// from test/helpers/eval/draw.ts), each run as a real process and diagnosed from outside with the built
+// `leakhunt attach <pid> --json`, judged against the truth it was built with. Prints the seed, the
+// confusion matrix, detection by kept rate and bytes, the false alarms, and a replay command for every
+// wrong or inconclusive program. A fresh seed unless --seed is given.
+//   npm run eval -- [--programs 200] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>]
+//                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>]
+//   npm run eval -- --replay <kept dir> [--only <index>] [--json out.json]   today's build on kept captures
+//   npm run eval -- --one-snapshot [--programs N] [--seed S]   healthy programs, one snapshot, analyze
+//   npm run eval -- --sample                                   the npm-test sample (test/e2e/eval-sample.test.ts)
+//   npm run eval -- --truth-check [--programs N] [--seed S]    what each program keeps, measured without leakhunt
+import { execFileSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms]
+       npm run eval -- --replay <kept dir> [--only K] [--json out.json] [--concurrency 1|2]
+       npm run eval -- --one-snapshot [--programs N] [--seed S] [--node …] [--json out.json] [--keep <dir>]
+       npm run eval -- --sample [--node …] [--json out.json] [--keep <dir>]
+       npm run eval -- --truth-check [--programs N] [--seed S] [--node …] [--max-heap MB] [--max-interval ms]`;
+
+function fail(message) {
+  console.error(`eval: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      programs: { type: 'string' },
+      seed: { type: 'string' },
+      node: { type: 'string' },
+      json: { type: 'string' },
+      keep: { type: 'string' },
+      concurrency: { type: 'string', default: '1' },
+      only: { type: 'string' },
+      replay: { type: 'string' },
+      'one-snapshot': { type: 'boolean', default: false },
+      'max-heap': { type: 'string' },
+      'max-interval': { type: 'string' },
+      sample: { type: 'boolean', default: false },
+      'truth-check': { type: 'boolean', default: false },
+    },
+  }));
+} catch (err) {
+  fail(err.message);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const intOf = (name, text, lo, hi) => {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < lo || n > hi) fail(`--${name} must be an integer from ${lo} to ${hi}, got "${text}"`);
+  return n;
+};
+const concurrency = intOf('concurrency', values.concurrency, 1, 2);
+const only = intOf('only', values.only, 0, 1e6);
+const maxHeap = intOf('max-heap', values['max-heap'], 20, 500);
+const maxInterval = intOf('max-interval', values['max-interval'], 2000, 5000);
+if (values.sample && (values.seed || values.programs || values['max-heap'] || values['max-interval'] || values['one-snapshot'] || values.replay)) fail('--sample has its own seed, programs and draw');
+if (values.replay !== undefined && (values['one-snapshot'] || values.keep || values.seed || values.programs)) fail('--replay takes the seed and programs from the kept directory');
+if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.keep).length > 0 && only === undefined) fail(`--keep ${values.keep} is not empty`);
+
+const { evaluatePrograms, jsonReport, renderReport, replayKept } = await import('../dist/test/helpers/eval/evaluate.js');
+const { summarize } = await import('../dist/test/helpers/eval/judge.js');
+const { describeProgram, drawProgram, sampleIndexes, truthOf } = await import('../dist/test/helpers/eval/draw.js');
+const { runOneSnapshot, stopAllPrograms } = await import('../dist/test/helpers/eval/run-program.js');
+const { nodeBinaryInfo } = await import('../dist/test/helpers/node-binaries.js');
+const { SAMPLE } = await import('../dist/test/helpers/eval/sample.js');
+const { checkTruth } = await import('../dist/test/helpers/eval/truth-check.js');
+
+function nodeOf(spec) {
+  if (spec === undefined) return process.execPath;
+  if (/^\d+$/.test(spec)) {
+    if (!['20', '22', '24'].includes(spec)) fail(`--node ${spec}: 20, 22, 24 or a path`);
+    const info = nodeBinaryInfo(Number(spec));
+    if (!info.path) fail(`no Node ${spec} binary: ${info.reason}`);
+    return info.path;
+  }
+  if (!existsSync(spec)) fail(`--node ${spec}: no such file`);
+  return resolve(spec);
+}
+const nodeVersion = (path) => execFileSync(path, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
+const commit = () => {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+};
+const progress = (r, done, total) => {
+  const mark = r.judgement === 'right' ? 'right' : r.judgement.toUpperCase();
+  process.stderr.write(`eval: ${done}/${total} #${r.params.index} truth ${r.truth} → ${r.verdict ?? 'no answer'} ${mark} (${(r.durationMs / 1000).toFixed(0)} s)${r.reasons.length ? ` — ${r.reasons.join('; ')}` : ''}\n`);
+};
+const started = Date.now();
+// Interrupted: the programs get their SIGTERM; each attach then sees its target gone and ends.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    process.stderr.write(`eval: ${signal}: stopping the programs still running\n`);
+    void stopAllPrograms().finally(() => process.exit(130));
+  });
+}
+
+if (values.replay !== undefined) {
+  const dir = values.replay;
+  const runFile = join(dir, 'run.json');
+  if (!existsSync(runFile)) fail(`${runFile} is missing: not a directory written by --keep`);
+  const run = JSON.parse(readFileSync(runFile, 'utf8'));
+  console.log(`replaying ${dir}: seed ${run.seed}, captured at ${run.commit} on ${run.nodeVersion}; diagnosed by ${commit()}`);
+  const results = await replayKept(dir, concurrency, progress, only);
+  if (results.length === 0) fail(`${dir} holds no kept program${only === undefined ? '' : ` #${only}`}`);
+  const summary = summarize(results);
+  console.log(renderReport(run.seed, results, summary, ` (or offline: npm run eval -- --replay ${dir} --only <index>)`).join('\n'));
+  console.log('\n(replayed: exit codes are not judged; report exits 0 whatever the verdict)');
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(jsonReport(run.seed, results, summary, { replayOf: dir, capturedAt: run.commit, diagnosedBy: commit() }), null, 2)}\n`);
+  process.exit(0);
+}
+
+const seed = values.sample ? SAMPLE.seed : values.seed !== undefined ? intOf('seed', values.seed, 0, 2 ** 32 - 1) : randomInt(2 ** 31);
+const node = nodeOf(values.node);
+const version = nodeVersion(node);
+const draw = values.sample ? SAMPLE.draw : { ...(maxHeap === undefined ? {} : { maxHeapMB: maxHeap }), ...(maxInterval === undefined ? {} : { maxIntervalMs: maxInterval }) };
+const programs = intOf('programs', values.programs, 1, 100000) ?? (values['one-snapshot'] ? 20 : 200);
+console.log(`eval: seed ${seed} · node ${version} · leakhunt ${commit()}`);
+
+if (values.keep !== undefined) {
+  mkdirSync(values.keep, { recursive: true, mode: 0o700 });
+  const runFile = join(values.keep, 'run.json');
+  if (!existsSync(runFile)) {
+    writeFileSync(runFile, `${JSON.stringify({ seed, programs, oneSnapshot: values['one-snapshot'], draw, nodeVersion: version, commit: commit(), startedAt: new Date(started).toISOString(), argv: process.argv.slice(2) }, null, 2)}\n`);
+  }
+}
+
+if (values['truth-check']) {
+  // Measured without leakhunt: memory after a full GC once an interval, growth a interval by least squares.
+  const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+  console.log('index  truth     drawn kept/interval  heap/interval  arrayBuffers/interval  rss/interval');
+  const indexes = only !== undefined ? [only] : Array.from({ length: programs }, (_, k) => k);
+  const rows = [];
+  for (const k of indexes) {
+    const p = drawProgram(seed, k, draw);
+    const c = await checkTruth(p, node);
+    rows.push({ params: p, truth: truthOf(p), ...c });
+    console.log(`${`#${k}`.padEnd(6)} ${truthOf(p).padEnd(9)} ${kib(c.expectedBytes).padStart(20)} ${kib(c.heapPerInterval).padStart(14)} ${kib(c.arrayBuffersPerInterval).padStart(22)} ${kib(c.rssPerInterval).padStart(13)}${c.problem ? `  (${c.problem})` : ''}`);
+  }
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ seed, nodeVersion: version, mode: 'truth-check', programs: rows }, null, 2)}\n`);
+  process.exit(0);
+}
+
+if (values['one-snapshot']) {
+  // --programs counts healthy programs here: drawn in index order, the ones that keep nothing.
+  const healthy = [];
+  for (let k = 0; healthy.length < programs && k < programs * 50; k++) {
+    if (only !== undefined && k !== only) continue;
+    const p = drawProgram(seed, k, draw);
+    if (truthOf(p) === 'none') healthy.push(p);
+  }
+  let done = 0;
+  const runs = [];
+  for (const p of healthy) {
+    const r = await runOneSnapshot(p, node, values.keep === undefined ? undefined : join(values.keep, String(p.index)));
+    runs.push({ params: p, ...r });
+    process.stderr.write(`eval: ${++done}/${healthy.length} #${p.index} one snapshot → ${r.verdict ?? 'no answer'}${r.suspects.length ? ` (${r.suspects.map((s) => `${s.count} ${s.className}`).join(', ')})` : ''}${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}\n`);
+  }
+  const answered = runs.filter((r) => r.verdict !== undefined);
+  const withSuspect = answered.filter((r) => r.suspects.length > 0);
+  const rate = answered.length ? withSuspect.length / answered.length : null;
+  console.log(`one snapshot of ${answered.length} healthy programs (seed ${seed}): ${withSuspect.length} with a suspect finding = ${rate === null ? 'n/a' : `${(100 * rate).toFixed(1)}%`} (target ≤ 5%)`);
+  for (const r of withSuspect) {
+    console.log(`  #${r.params.index}: ${r.suspects.map((s) => `${s.count} ${s.className}: ${s.evidence}`).join(' | ')}`);
+    console.log(`    ${describeProgram(r.params)}`);
+    console.log(`    replay: npm run eval -- --one-snapshot --seed ${seed} --only ${r.params.index}`);
+  }
+  for (const r of runs.filter((x) => x.verdict === undefined)) console.log(`  #${r.params.index}: no answer — ${r.problems.join('; ')}`);
+  if (values.json) {
+    writeFileSync(values.json, `${JSON.stringify({ seed, nodeVersion: version, commit: commit(), mode: 'one-snapshot', suspectRate: rate, programs: runs.map((r) => ({ params: r.params, truth: 'none', verdict: r.verdict ?? null, right: r.verdict !== undefined && r.suspects.length === 0, suspects: r.suspects, problems: r.problems, durationMs: r.durationMs })) }, null, 2)}\n`);
+  }
+  console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exit(0);
+}
+
+const indexes = only !== undefined ? [only] : values.sample ? sampleIndexes(seed, draw) : Array.from({ length: programs }, (_, k) => k);
+const results = await evaluatePrograms({ seed, indexes, node, concurrency: values.sample ? SAMPLE.concurrency : concurrency, draw, ...(values.keep === undefined ? {} : { keepDir: values.keep }), onResult: progress });
+const summary = summarize(results);
+const extra = `${values.node ? ` --node ${values.node}` : ''}${values.sample ? SAMPLE.replayFlags : `${maxHeap ? ` --max-heap ${maxHeap}` : ''}${maxInterval ? ` --max-interval ${maxInterval}` : ''}`}`;
+console.log('');
+console.log(renderReport(seed, results, summary, extra).join('\n'));
+console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s on ${version}, concurrency ${concurrency}${values.keep ? `; captures kept in ${values.keep} (npm run eval -- --replay ${values.keep})` : ''}`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify(jsonReport(seed, results, summary, { nodeVersion: version, commit: commit(), command: `npm run eval -- ${process.argv.slice(2).join(' ')}` }), null, 2)}\n`);

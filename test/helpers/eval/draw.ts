@@ -1,0 +1,299 @@
+// The evaluation's program drawer (docs/evaluation.md): a pure function of (seed, index) to the params of
+// one program of fixtures/generator/program.cjs, and the program's truth, known by construction. Program k
+// of a seed is drawn from its own PRNG stream, so `--only k` replays it without drawing the others.
+// The PRNG is mulberry32 (public domain, Tommy Ettinger): small, fast, good enough for drawing parameters.
+
+export type Truth = 'leak' | 'external' | 'native' | 'backlog' | 'none';
+
+export type LeakClass = string; // a user class name, or 'Object' | 'Array' | 'closure' | 'string'
+export type Pattern = 'steady' | 'poisson' | 'bursty';
+
+interface KeptRate {
+  /** Kept per snapshot interval, as drawn (the nominal rate: Poisson and bursts vary around it). */
+  readonly ratePerInterval: number;
+  readonly ratePerTurn: number;
+  readonly pattern: Pattern;
+  /** Bursty: the chance a turn brings a burst. */
+  readonly burstChance: number;
+  /** Bytes each kept item holds (for native: the measured native size of one TLS context, ~20 KiB). */
+  readonly itemBytes: number;
+}
+
+export type Fault =
+  | { readonly kind: 'none' }
+  | ({ readonly kind: 'leak'; readonly className: LeakClass; readonly holder: 'array' | 'map' | 'set' } & KeptRate)
+  | ({ readonly kind: 'backlog-grows'; readonly className: LeakClass; readonly servePerTurn: number } & KeptRate)
+  | ({ readonly kind: 'external' } & KeptRate)
+  | ({ readonly kind: 'native' } & KeptRate)
+  | { readonly kind: 'backlog-drains'; readonly className: LeakClass; readonly itemBytes: number; readonly cycleTurns: number; readonly burst: number };
+
+export interface Healthy {
+  readonly inflight: { readonly perTurn: number; readonly className: LeakClass; readonly itemBytes: number } | null;
+  readonly cacheAtCap: { readonly cap: number; readonly itemBytes: number } | null;
+  readonly cacheUnderCap: { readonly keys: number; readonly cap: number; readonly itemBytes: number } | null;
+  readonly ttlCache: { readonly ttlMs: number; readonly perTurn: number } | null;
+  readonly pool: { readonly size: number } | null;
+  readonly backlogInTurn: { readonly jobs: number } | null;
+  readonly buffersInFlight: { readonly perTurn: number; readonly bytes: number } | null;
+  /** Each turn runs inside an AsyncLocalStorage store, captured by its timers (one-snapshot suspects). */
+  readonly als: boolean;
+}
+
+export interface ProgramParams {
+  readonly index: number;
+  /** The program's own run-time PRNG seed. */
+  readonly seed: number;
+  readonly heap: { readonly targetMB: number; readonly ballastBytes: number; readonly smallShare: number };
+  readonly turnMs: number;
+  /** Mean time a turn's async work holds its in-flight objects. */
+  readonly workMs: number;
+  /** Time from start to the "serving" line: caches, TTL entries and in-flight work at their steady level. */
+  readonly warmMs: number;
+  readonly pacing: { readonly kind: 'time'; readonly intervalMs: number } | { readonly kind: 'counter'; readonly every: number };
+  readonly snapshots: number;
+  readonly turnsPerInterval: number;
+  readonly fault: Fault;
+  readonly healthy: Healthy;
+}
+
+export interface DrawOptions {
+  /** Largest heap drawn (the npm-test sample keeps heaps small). */
+  readonly maxHeapMB?: number;
+  /** Longest snapshot interval drawn, from 2 s (default 5 s; the npm-test sample keeps them short). */
+  readonly maxIntervalMs?: number;
+}
+
+/**
+ * RSS one kept TLS SecureContext adds outside the heap and `external`: 1,000 kept on Node 20 added 20 MB of
+ * RSS and 0.2 MB of heap (docs/evaluation.md).
+ */
+export const NATIVE_HANDLE_BYTES = 20 * 1024;
+
+/** The class a leak finding names when it finds the kept native handles themselves. */
+export const NATIVE_HANDLE_CLASS = 'SecureContext';
+
+const USER_CLASSES = ['SessionRecord', 'TraceSpan', 'OrderLine', 'PromptCache', 'ToolCall', 'RetryTicket', 'AuditEvent', 'ChunkIndex'];
+const COMMON_CLASSES = ['Object', 'Array', 'closure', 'string'];
+
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One 32-bit seed per (run seed, program index): a fixed mix, so program k is the same whatever else runs. */
+export function programSeed(seed: number, index: number): number {
+  let h = Math.imul((seed >>> 0) ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35);
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+class Draw {
+  constructor(readonly next: () => number) {}
+  uniform(lo: number, hi: number): number {
+    return lo + (hi - lo) * this.next();
+  }
+  int(lo: number, hi: number): number {
+    return Math.floor(this.uniform(lo, hi + 1));
+  }
+  logUniform(lo: number, hi: number): number {
+    return Math.exp(this.uniform(Math.log(lo), Math.log(hi)));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+  weighted<T extends string>(table: Readonly<Record<T, number>>): T {
+    const entries = Object.entries(table) as [T, number][];
+    let u = this.next() * entries.reduce((s, [, w]) => s + w, 0);
+    for (const [k, w] of entries) if ((u -= w) < 0) return k;
+    return entries[entries.length - 1]![0];
+  }
+}
+
+/** Share of each fault among drawn programs: healthy programs weigh most (false alarms are the rarer event). */
+const FAULTS = { none: 40, leak: 30, 'backlog-grows': 5, external: 10, native: 7, 'backlog-drains': 8 } as const;
+
+export function drawProgram(seed: number, index: number, options: DrawOptions = {}): ProgramParams {
+  const d = new Draw(mulberry32(programSeed(seed, index)));
+  const maxHeapMB = Math.min(500, Math.max(20, options.maxHeapMB ?? 500));
+  // log-uniform from 20 MB, skewed small: exp(log(20) + u² · log(max/20)); median ≈ 44 MB at max 500
+  const targetMB = Math.round(20 * Math.pow(maxHeapMB / 20, d.next() ** 2));
+  const smallShare = d.uniform(0.02, 0.1);
+  const turnMs = d.int(10, 50);
+  const workMs = Math.round(d.logUniform(20, 400));
+  const intervalMs = d.int(2000, Math.max(2000, Math.min(5000, options.maxIntervalMs ?? 5000)));
+  const turnsPerInterval = Math.max(1, Math.round(intervalMs / turnMs));
+  const pacing = d.chance(0.5) ? { kind: 'time' as const, intervalMs } : { kind: 'counter' as const, every: turnsPerInterval };
+  const snapshots = d.int(3, 6);
+  const kind = d.weighted(FAULTS);
+
+  const className = (): LeakClass => (d.chance(0.5) ? d.pick(USER_CLASSES) : d.pick(COMMON_CLASSES));
+  const keptRate = (lo: number, hi: number, itemBytes: number): KeptRate => {
+    const ratePerInterval = Math.max(1, Math.round(d.logUniform(lo, hi)));
+    const pattern = d.weighted({ steady: 40, poisson: 35, bursty: 25 } as Record<Pattern, number>);
+    const burstsPerInterval = d.uniform(0.7, 4);
+    return {
+      ratePerInterval,
+      ratePerTurn: ratePerInterval / turnsPerInterval,
+      pattern,
+      burstChance: Math.min(1, burstsPerInterval / turnsPerInterval),
+      itemBytes,
+    };
+  };
+  let fault: Fault;
+  let leakedClass: LeakClass | undefined;
+  switch (kind) {
+    case 'leak':
+      leakedClass = className();
+      fault = { kind, className: leakedClass, holder: d.pick(['array', 'map', 'set'] as const), ...keptRate(1, 500, Math.round(d.logUniform(32, 8192))) };
+      break;
+    case 'backlog-grows':
+      leakedClass = className();
+      fault = { kind, className: leakedClass, servePerTurn: d.int(1, 5), ...keptRate(1, 500, Math.round(d.logUniform(32, 4096))) };
+      break;
+    case 'external': {
+      const rate = keptRate(1, 500, Math.round(d.logUniform(1024, 64 * 1024)));
+      // at most 8 MiB of Buffers a interval: a long series must not fill the machine
+      fault = { kind, ...rate, itemBytes: Math.min(rate.itemBytes, Math.floor((8 << 20) / rate.ratePerInterval)) };
+      break;
+    }
+    case 'native':
+      // ~1 ms of CPU to make each: at most 300 an interval
+      fault = { kind, ...keptRate(20, 300, NATIVE_HANDLE_BYTES) };
+      break;
+    case 'backlog-drains': {
+      // a burst every cycleTurns turns, served over the cycle: several fills and drains per interval
+      const cycleTurns = d.int(3, Math.max(4, Math.floor(turnsPerInterval / 3)));
+      leakedClass = className();
+      fault = { kind, className: leakedClass, itemBytes: Math.round(d.logUniform(64, 2048)), cycleTurns, burst: d.int(20, 400) };
+      break;
+    }
+    default:
+      fault = { kind: 'none' };
+  }
+
+  const inflight = d.chance(0.5)
+    ? {
+        perTurn: d.int(1, 20),
+        // beside a leak, half the time the in-flight work is of the leaked class itself
+        className: leakedClass !== undefined && d.chance(0.5) ? leakedClass : className(),
+        itemBytes: Math.round(d.logUniform(64, 4096)),
+      }
+    : null;
+  const under = d.chance(0.3) ? d.int(10, 500) : 0;
+  const healthy: Healthy = {
+    inflight,
+    cacheAtCap: d.chance(0.3) ? { cap: d.int(50, 2000), itemBytes: Math.round(d.logUniform(64, 2048)) } : null,
+    cacheUnderCap: under ? { keys: under, cap: under * 2, itemBytes: Math.round(d.logUniform(64, 2048)) } : null,
+    ttlCache: d.chance(0.3) ? { ttlMs: d.int(200, 1500), perTurn: d.int(1, 5) } : null,
+    pool: d.chance(0.3) ? { size: d.int(4, 64) } : null,
+    backlogInTurn: d.chance(0.3) ? { jobs: d.int(5, 200) } : null,
+    buffersInFlight: d.chance(0.3) ? { perTurn: d.int(1, 4), bytes: Math.round(d.logUniform(1024, 64 * 1024)) } : null,
+    als: d.chance(0.4),
+  };
+  const warmMs = Math.round(Math.max(1500, (healthy.ttlCache?.ttlMs ?? 0) * 1.5, workMs * 3));
+  return {
+    index,
+    seed: programSeed(seed ^ 0x5bd1e995, index),
+    heap: { targetMB, ballastBytes: Math.max(0, targetMB - 8) * 1024 * 1024, smallShare },
+    turnMs,
+    workMs,
+    warmMs,
+    pacing,
+    snapshots,
+    turnsPerInterval,
+    fault,
+    healthy,
+  };
+}
+
+/** Quotas of the npm-test sample: the first programs of the seed, in index order, until each truth has its share. */
+export const SAMPLE_QUOTAS: Readonly<Record<Truth, number>> = { leak: 6, none: 6, external: 3, native: 2, backlog: 3 };
+
+export function sampleIndexes(seed: number, options: DrawOptions, quotas: Readonly<Record<Truth, number>> = SAMPLE_QUOTAS): number[] {
+  const left = { ...quotas };
+  const picked: number[] = [];
+  for (let k = 0; Object.values(left).some((n) => n > 0) && k < 10_000; k++) {
+    const t = truthOf(drawProgram(seed, k, options));
+    if (left[t] > 0) {
+      left[t]--;
+      picked.push(k);
+    }
+  }
+  return picked;
+}
+
+/** The truth of a program, by construction: what it keeps. A queue that never drains keeps jobs: a leak. */
+export function truthOf(p: ProgramParams): Truth {
+  switch (p.fault.kind) {
+    case 'leak':
+    case 'backlog-grows':
+      return 'leak';
+    case 'external':
+      return 'external';
+    case 'native':
+      return 'native';
+    case 'backlog-drains':
+      return 'backlog';
+    default:
+      return 'none';
+  }
+}
+
+/** Kept per interval and bytes kept per interval (0 for programs that keep nothing). */
+export function keptPerInterval(p: ProgramParams): { readonly count: number; readonly bytes: number } {
+  const f = p.fault;
+  if (f.kind === 'none' || f.kind === 'backlog-drains') return { count: 0, bytes: 0 };
+  return { count: f.ratePerInterval, bytes: f.ratePerInterval * f.itemBytes };
+}
+
+/**
+ * Far from the detection limit: an `inconclusive` there is a wrong answer. Kept ≥ 20 a interval and ≥ 64 KiB
+ * a interval (native: ≥ 1 MiB a interval of RSS, well above the RSS noise of a snapshot's pause).
+ */
+export function farFromLimit(p: ProgramParams): boolean {
+  const { count, bytes } = keptPerInterval(p);
+  if (p.fault.kind === 'native') return bytes >= 1 << 20;
+  return count >= 20 && bytes >= 64 * 1024;
+}
+
+/** One line of a program's params for the failure lists. */
+export function describeProgram(p: ProgramParams): string {
+  const f = p.fault;
+  const parts = [`#${p.index}`, `heap ${p.heap.targetMB} MB`, `${p.snapshots} snapshots`,
+    p.pacing.kind === 'time' ? `every ${p.pacing.intervalMs} ms` : `every ${p.pacing.every} turns`, `turn ${p.turnMs} ms`, `work ${p.workMs} ms`];
+  if (f.kind === 'backlog-drains') parts.push(`fault backlog-drains ${f.className} burst ${f.burst}/${f.cycleTurns} turns`);
+  else if (f.kind !== 'none') {
+    const what = 'className' in f ? ` ${f.className}` : '';
+    const holder = f.kind === 'leak' ? ` in ${f.holder}` : '';
+    parts.push(`fault ${f.kind}${what}${holder} ${f.ratePerInterval}/interval ${f.pattern} × ${formatBytes(f.itemBytes)}`);
+  } else parts.push('fault none');
+  const h = p.healthy;
+  const extras = [
+    h.inflight && `in-flight ${h.inflight.className} ${h.inflight.perTurn}/turn`,
+    h.cacheAtCap && `lru at cap ${h.cacheAtCap.cap}`,
+    h.cacheUnderCap && `cache ${h.cacheUnderCap.keys} keys`,
+    h.ttlCache && `ttl ${h.ttlCache.ttlMs} ms`,
+    h.pool && `pool ${h.pool.size}`,
+    h.backlogInTurn && `backlog-in-turn ${h.backlogInTurn.jobs}`,
+    h.buffersInFlight && `buffers in flight ${h.buffersInFlight.perTurn}×${formatBytes(h.buffersInFlight.bytes)}`,
+    h.als && 'als',
+  ].filter(Boolean);
+  if (extras.length) parts.push(`healthy: ${extras.join(', ')}`);
+  return parts.join(' · ');
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${Math.round(n)} B`;
+}

@@ -1,0 +1,12 @@
+// The npm-test sample of the evaluation, in one place: test/e2e/eval-sample.test.ts runs it and
+// `npm run eval -- --sample` prints its full report (docs/evaluation.md).
+
+import type { DrawOptions } from './draw.js';
+
+export const SAMPLE = {
+  seed: 21,
+  draw: { maxHeapMB: 40, maxIntervalMs: 2500 } satisfies DrawOptions,
+  concurrency: 2,
+  /** What a replay command of a sample program adds to `--seed S --only K`. */
+  replayFlags: ' --max-heap 40 --max-interval 2500',
+} as const;

@@ -1,0 +1,84 @@
+// The evaluation's drawer and judge (test/helpers/eval/, docs/evaluation.md) on their own: draws are a pure
+// function of (seed, index) inside the stated ranges, and the judge's verdict sets, exit-code check and
+// far-from-the-limit rule give the answers the docs state.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { drawProgram, farFromLimit, keptPerInterval, NATIVE_HANDLE_CLASS, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
+import { judge, summarize } from '../helpers/eval/judge.js';
+import { resultOf } from '../helpers/eval/evaluate.js';
+import type { Answer } from '../helpers/eval/run-program.js';
+
+const answer = (verdict: string, exitCode: number | null, findings: Answer['findings'] = []): Answer => ({ verdict, exitCode, evidence: [], findings, taken: 3 });
+const firstOf = (seed: number, pick: (p: ProgramParams) => boolean): ProgramParams => {
+  for (let k = 0; k < 5000; k++) {
+    const p = drawProgram(seed, k);
+    if (pick(p)) return p;
+  }
+  throw new Error('no such program in 5000 draws');
+};
+
+test('program k of a seed is the same whatever else is drawn, and another seed draws another program', () => {
+  assert.deepEqual(drawProgram(99, 17), drawProgram(99, 17));
+  assert.notDeepEqual(drawProgram(99, 17), drawProgram(100, 17));
+  assert.notDeepEqual(drawProgram(99, 17), drawProgram(99, 18));
+});
+
+test('draws stay inside the stated ranges, and every truth and pacing is drawn', () => {
+  const seen = new Set<string>();
+  for (let k = 0; k < 400; k++) {
+    const p = drawProgram(3, k);
+    seen.add(truthOf(p)).add(p.pacing.kind);
+    assert.ok(p.heap.targetMB >= 20 && p.heap.targetMB <= 500, `heap ${p.heap.targetMB}`);
+    assert.ok(p.snapshots >= 3 && p.snapshots <= 6);
+    const { count } = keptPerInterval(p);
+    if (p.fault.kind === 'leak' || p.fault.kind === 'external') assert.ok(count >= 1 && count <= 500, `rate ${count}`);
+    assert.ok(drawProgram(3, k, { maxHeapMB: 40 }).heap.targetMB <= 40);
+  }
+  for (const s of ['leak', 'external', 'native', 'backlog', 'none', 'time', 'counter']) assert.ok(seen.has(s), s);
+});
+
+test('the judge: right verdicts per truth, false alarms, the exit code, inconclusive near and far', () => {
+  const healthy = firstOf(1, (p) => truthOf(p) === 'none');
+  assert.equal(judge(healthy, answer('none', 0), []).judgement, 'right');
+  assert.equal(judge(healthy, answer('warm-up', 0), []).judgement, 'right');
+  assert.equal(judge(healthy, answer('backlog', 0), []).judgement, 'wrong');
+  assert.equal(judge(healthy, answer('none', 1), []).judgement, 'wrong', 'exit 1 without a leak');
+  assert.equal(judge(healthy, undefined, ['attach exit 4']).judgement, 'wrong');
+
+  const far = firstOf(1, (p) => p.fault.kind === 'leak' && farFromLimit(p));
+  const near = firstOf(1, (p) => p.fault.kind === 'leak' && !farFromLimit(p));
+  assert.equal(judge(far, answer('leak', 1), []).judgement, 'right');
+  assert.equal(judge(far, answer('leak', 0), []).judgement, 'wrong', 'a leak must exit 1');
+  assert.equal(judge(far, answer('backlog', 0), []).judgement, 'wrong');
+  assert.equal(judge(far, answer('inconclusive', 0), []).judgement, 'wrong');
+  assert.equal(judge(near, answer('inconclusive', 0), []).judgement, 'inconclusive');
+
+  const drains = firstOf(1, (p) => truthOf(p) === 'backlog');
+  for (const v of ['backlog', 'none']) assert.equal(judge(drains, answer(v, 0), []).judgement, 'right', v);
+  assert.equal(judge(drains, answer('leak', 1), []).judgement, 'wrong');
+
+  const queue = firstOf(1, (p) => p.fault.kind === 'backlog-grows');
+  assert.equal(judge(queue, answer('backlog', 0, [{ kind: 'backlog', className: 'Object', count: 9, drained: false }]), []).judgement, 'right');
+  assert.equal(judge(queue, answer('backlog', 0, [{ kind: 'backlog', className: 'Object', count: 9, drained: true }]), []).judgement, 'wrong');
+
+  const native = firstOf(1, (p) => truthOf(p) === 'native');
+  assert.equal(judge(native, answer('native', 0), []).judgement, 'right');
+  assert.equal(judge(native, answer('leak', 1, [{ kind: 'leak', className: NATIVE_HANDLE_CLASS, count: 900 }]), []).judgement, 'right');
+  assert.equal(judge(native, answer('leak', 1, [{ kind: 'leak', className: 'Object', count: 900 }]), []).judgement, 'wrong');
+});
+
+test('the summary: false alarms over healthy programs, detection over programs that keep something', () => {
+  const healthy = firstOf(2, (p) => truthOf(p) === 'none');
+  const leak = firstOf(2, (p) => truthOf(p) === 'leak');
+  const run = (a: Answer) => ({ answer: a, problems: [], durationMs: 1, attachArgs: [] });
+  const s = summarize([
+    resultOf(healthy, run(answer('leak', 1))),
+    resultOf(firstOf(3, (p) => truthOf(p) === 'none'), run(answer('none', 0))),
+    resultOf(leak, run(answer('leak', 1))),
+  ]);
+  assert.equal(s.falseAlarmRate, 0.5);
+  assert.equal(s.detectionRate, 1);
+  assert.equal(s.confusion.none!.leak, 1);
+  assert.equal(s.inconclusiveRate, 0);
+});
