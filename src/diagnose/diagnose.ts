@@ -20,6 +20,7 @@ import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import { backlogFindings, drainingWork, throughPendingWork } from './backlog-findings.js';
 import { withAllocations, withSameCauseSites } from './finding-allocation.js';
 import type { Candidate, DiagnoseInput, Diagnosis, Finding, ModelFigures, Verdict } from './finding.js';
+import type { MemoryTrend } from './memory-trend.js';
 import { foldSharedHolders } from './fold-findings.js';
 import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 import { signatureGrowthFindings } from './signature-growth.js';
@@ -110,21 +111,19 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   // any, the backing-store class totals or the timeline's external part against the program's objects.
   const outside = kept.reduce((sum, f) => sum + (f.externalSize ?? 0), 0);
   const inside = kept.reduce((sum, f) => sum + f.retainedSize - (f.externalSize ?? 0), 0);
-  const externalBytes = kept.length > 0
-    ? outside > inside
-    : externalFromSnapshots(diff, ctx, jsGrowth) || (grows === 'external' && jsGrowth < sig.floorBytes);
+  // Not from the timeline: between snapshots it counts Buffers not yet collected (in flight, or freed
+  // lazily), while each snapshot's backing stores are counted after V8's own GC.
+  const externalBytes = kept.length > 0 ? outside > inside : externalFromSnapshots(diff, ctx, jsGrowth);
 
   const evidence: string[] = [];
   let verdict: Verdict = 'none';
-  const findings: Finding[] = kept;
+  const findings: Finding[] = [...kept];
   if (externalBytes) {
     verdict = 'external';
     const holder = kept.find((f) => f.kind === 'external');
     evidence.push(holder
       ? `${kib(outside)} of ArrayBuffer backing stores (Buffers) kept by groups that grow with the work, against ${kib(inside)} of JS objects: the memory is outside the JS heap, held by ${holder.className}`
-      : grows === 'external' && memoryText
-        ? memoryText
-        : `ArrayBuffer backing stores grew by ${kib(backingStoreGrowth)} between the first and the last snapshot, more than the program's JS objects (${kib(jsGrowth)}): the memory is in Buffers / ArrayBuffers`);
+      : `ArrayBuffer backing stores grew by ${kib(backingStoreGrowth)} between the first and the last snapshot, more than the program's JS objects (${kib(jsGrowth)}): the memory is in Buffers / ArrayBuffers`);
     if (holder) evidence.push(...holder.evidence);
   } else if (kept.length > 0) {
     verdict = 'leak';
@@ -136,6 +135,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   } else if (grows === 'native') {
     verdict = 'native';
     evidence.push(memoryText!);
+    findings.push(nativeFinding(memory!, memoryText!));
   } else if (candidates.length > 0) {
     verdict = 'inconclusive';
     evidence.push(...candidates.slice(0, 3).map(candidateText));
@@ -180,6 +180,29 @@ function candidateText(c: Candidate): string {
   }
   const more = Number.isFinite(c.moreIntervals) ? `about ${c.moreIntervals} more interval${c.moreIntervals === 1 ? '' : 's'} like the last (another snapshot each) would settle it if the rate holds` : 'more snapshots would settle it';
   return `not sure yet: ${c.count} ${c.className} born after the first snapshot are still alive (born per interval: ${c.born.join(', ')}), kept at ${c.z.toFixed(1)} standard errors where a leak needs ${c.zNeeded.toFixed(1)}; ${more}`;
+}
+
+/**
+ * No verdict without a finding: native growth is one of its own, the RSS outside the heap and external
+ * memory (memory-trend.ts: fitted over the windows between snapshots, above its noise and for long
+ * enough), with nothing in the heap to point at. A heap snapshot cannot show what holds it.
+ */
+function nativeFinding(memory: MemoryTrend, text: string): Finding {
+  const part = memory.parts?.find((p) => p.part === 'native');
+  const rise = part?.riseBytes ?? memory.rss.riseBytes;
+  const action = 'look for native handles made per request and never closed (zlib streams, crypto contexts, addons), or take `leakhunt watch` longer: allocator high-water levels off';
+  return {
+    kind: 'native',
+    className: '(native memory)',
+    signature: null,
+    count: 0,
+    perInterval: 0,
+    retainedSize: rise,
+    chain: [],
+    fix: `memory outside the JS heap grows while the heap and external memory stay flat: ${action}`,
+    action,
+    evidence: [text],
+  };
 }
 
 /** The program class that grew in every interval, however little: worth a line when nothing else is. */
