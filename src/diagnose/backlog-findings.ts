@@ -37,7 +37,7 @@ function backlogRows(diff: DiffResult, floor: Significance): BacklogRow[] {
     // before its flush, not work arriving faster than it completes.
     const low = Math.min(...row.counts);
     if (row.counts.filter((c) => c >= Math.max(2 * low, low + MIN_BACKLOG_COUNT / 2)).length < 2) continue;
-    if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < Math.max(MIN_BACKLOG_BYTES, floor.floorBytes)) continue;
+    if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < Math.max(MIN_BACKLOG_BYTES, floor.totalsFloorBytes)) continue;
     const rising = row.counts.every((c, k) => k === 0 || c - row.counts[k - 1]! >= Math.max(5, 0.25 * row.counts[k - 1]!));
     const drained = drainedAfterPeak(row.counts);
     if (!rising && !drained) continue;

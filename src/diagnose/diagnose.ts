@@ -21,6 +21,7 @@ import { backlogFindings, drainingWork, throughPendingWork } from './backlog-fin
 import { withAllocations, withSameCauseSites } from './finding-allocation.js';
 import type { Candidate, DiagnoseInput, Diagnosis, Finding, ModelFigures, Verdict } from './finding.js';
 import type { MemoryTrend } from './memory-trend.js';
+import { DEFAULT_MODEL } from './model-params.js';
 import { foldSharedHolders } from './fold-findings.js';
 import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 import { signatureGrowthFindings } from './signature-growth.js';
@@ -66,7 +67,7 @@ function warmUp(diff: DiffResult, floor: Significance): boolean {
     first += (g.selfSize * born[0]!) / count;
     last += (g.selfSize * born[born.length - 1]!) / count;
   }
-  return first >= floor.floorBytes && last <= WARM_UP_TAIL * first;
+  return first >= floor.totalsFloorBytes && last <= WARM_UP_TAIL * first;
 }
 
 function workUnitOf(input: DiagnoseInput): ModelFigures['workUnit'] {
@@ -79,9 +80,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const n = diff.snapshots.length;
   const memory = input.samples && input.samples.length >= 3 ? summarizeTrend(input.samples, undefined, input.pauses) : undefined;
   const memoryText = memory ? describeTrend(memory) : undefined;
-  const sig = significance(diff.snapshots.map((s) => s.totalSize), diff.classes);
+  const params = input.params ?? DEFAULT_MODEL;
+  const sig = significance(diff.snapshots.map((s) => s.totalSize), diff.classes, params);
   const work = workPerInterval(n - 1, input.unitsAt, input.timesAt);
-  const ctx: GrowthContext = { input, work, significance: sig };
+  const ctx: GrowthContext = { input, work, significance: sig, params };
   const backingStoreGrowth = classGrowth(diff.classes, (r) => BACKING_STORE.test(r.name));
   const jsGrowth = classGrowth(diff.classes, (r) => !BACKING_STORE.test(r.name) && !V8_INTERNAL.test(r.name));
   const model: ModelFigures = { ...sig, work, workUnit: workUnitOf(input), backingStoreGrowth, jsGrowth };

@@ -6,6 +6,7 @@ import type { ChainHop } from '../analysis/chain-description.js';
 import type { DiffResult } from '../analysis/diff/diff-series.js';
 import type { FindingAllocation } from './finding-allocation.js';
 import type { Significance } from './growth-model.js';
+import type { ModelParams } from './model-params.js';
 import type { MemorySample, MemoryTrend, Pause } from './memory-trend.js';
 
 export type Verdict = 'leak' | 'backlog' | 'external' | 'native' | 'inconclusive' | 'warm-up' | 'suspect' | 'none';
@@ -85,10 +86,12 @@ export interface DiagnoseInput {
    */
   readonly pauses?: readonly Pause[];
   readonly timelineHasSnapshots?: boolean;
+  /** The model's parameters (model-params.ts); DEFAULT_MODEL unless an evaluation sweeps them. */
+  readonly params?: ModelParams;
 }
 
 /**
- * A group the series can neither rule in nor out: kept growth above Z_RULED_OUT but below the leak
+ * A group the series can neither rule in nor out: kept growth above zRuledOut but below the leak
  * level (`z`, `zNeeded`), or growth seen at two points only (no z: one interval cannot tell a leak from
  * a cache filled once or the work in flight). `moreIntervals`: intervals like the late ones that would
  * settle it if its rate holds.

@@ -11,7 +11,8 @@ import type { ClassDiffRow, SurvivorGroup } from '../analysis/diff/diff-series.j
 import type { Candidate, DiagnoseInput, Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { bornPerInterval, type Significance } from './growth-model.js';
-import { classKeeps, inFlightOf, intervalsToSettle, keptRate, leakZ, Z_RULED_OUT, type KeptRate } from './kept-model.js';
+import { classKeeps, inFlightOf, intervalsToSettle, keptRate, leakZ, type KeptRate } from './kept-model.js';
+import type { ModelParams } from './model-params.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
 
 /** V8's own objects: code, shapes, system objects; they come and go on their own. */
@@ -26,6 +27,7 @@ export interface GrowthContext {
   /** Work in each interval (growth-model.ts workPerInterval). */
   readonly work: readonly number[];
   readonly significance: Significance;
+  readonly params: ModelParams;
 }
 
 /** Per interval, and per minute and per unit of work when the series says how long and how much. */
@@ -56,11 +58,11 @@ function keptOf(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext)
 }
 
 /** How a curve stands against the leak level `z`: a finding, a candidate, or ruled out. */
-function judge(k: KeptRate, curve: Curve, row: ClassDiffRow | undefined, z: number): 'leak' | 'candidate' | undefined {
-  if (k.z < Z_RULED_OUT) return undefined;
+function judge(k: KeptRate, curve: Curve, row: ClassDiffRow | undefined, z: number, params: ModelParams): 'leak' | 'candidate' | undefined {
+  if (k.z < params.zRuledOut) return undefined;
   const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null);
   // The class's live count must not contradict it (a bounded structure lets as many go as it takes in).
-  if (row && !classKeeps(k.kept, row.counts, inFlight, z)) return undefined;
+  if (row && !classKeeps(k.kept, row.counts, inFlight, z, params.keptShare)) return undefined;
   // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth
   // that is slowing down may still level off.
   return k.z >= z && curve.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
@@ -164,12 +166,12 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
     const k = keptOf(c, row, ctx);
     return k ? [{ c, row, k }] : [];
   });
-  const zNeeded = leakZ(scored.length);
+  const zNeeded = leakZ(scored.length, ctx.params.falseAlarm);
   const open: Candidate[] = [];
   for (const { c, row, k } of scored) {
     // A class already found by one of its paths is not found again by the sum of its paths.
     if (c.paths > 1 && found.has(c.className)) continue;
-    const status = judge(k, c, row, zNeeded);
+    const status = judge(k, c, row, zNeeded, ctx.params);
     if (!status) continue;
     const born = bornPerInterval(c.counts);
     if (status === 'candidate') {

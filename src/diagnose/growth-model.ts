@@ -1,19 +1,14 @@
-// The growth model every verdict rests on (docs/diagnosis-model.md): one small set of rules about a
-// group of objects across a series of snapshots, measured against the work done between them and
-// against what the heap does by itself. Pure arithmetic on counts and bytes; no graph, no prose.
+// The arithmetic the growth rules share (docs/diagnosis-model.md): work per interval, steps of a
+// series, the heap's own back-and-forth between snapshots and the floors a judgement must clear. Pure
+// arithmetic on counts and bytes; no graph, no prose.
 //
 // - Work: units per interval (the request counter at each snapshot), else time, else one per interval.
-// - A group *grows with the work* when every interval added survivors (objects born in it and still
-//   alive at the end), each interval at least a quarter of the fastest interval's rate per unit of work times its
-//   work: a turn in flight at one snapshot, a cache filled once, a singleton made on first use all land
-//   in one interval, never in every one.
-// - Its growth is *kept* when the group's live count rose in every interval and by at least half of
-//   what was born: a bounded structure (an LRU at its cap, a pool at its limit) takes in new members but
-//   lets as many go, so its survivors are all recent while its size stands still.
-// - It *matters* when what it retains is above the significance floor, a share of the live heap. A
-//   judgement on class totals (bytes of a class, not objects known by id) must also clear the noise
-//   between snapshots: what classes gain in one interval and give back in another. A heap that
-//   shrinks does not lower either floor.
+// - Survivor groups are judged by kept-model.ts (a kept rate with a false-alarm level). Judgements on
+//   totals without identity (live counts per path across sessions, sampled bytes per allocation site,
+//   backing-store class totals) still use growsWithWork: every interval added in proportion to its work.
+// - What matters: a survivor group retains minGroupBytes; a judgement on class totals must also clear
+//   a share of the live heap and the noise between snapshots (what classes gain in one interval and
+//   give back in another). A heap that shrinks does not lower either floor.
 
 /** Survivors born in each interval, from a survivor curve (members present at each snapshot, first 0). */
 export function bornPerInterval(curve: readonly number[]): number[] {
@@ -57,20 +52,6 @@ export function growsWithWork(added: readonly number[], work: readonly number[])
   return added.every((a, k) => a >= Math.max(1, STEADY_SHARE * rate * work[k]!));
 }
 
-/** The share of what was born that the live count must keep. */
-export const KEPT_SHARE = 0.5;
-
-/**
- * What was born stayed: the live count rose in every interval, and over the series by at least
- * KEPT_SHARE of the births. `live` is the group's (or its class's) count at each snapshot.
- */
-export function keepsGrowth(added: readonly number[], live: readonly number[]): boolean {
-  const steps = stepsOf(live);
-  if (steps.length !== added.length || steps.some((s) => s <= 0)) return false;
-  const born = added.reduce((a, b) => a + b, 0);
-  return steps.reduce((a, b) => a + b, 0) >= KEPT_SHARE * born;
-}
-
 /** Sizes of one class at each snapshot, for the noise estimate. */
 export interface SizeSeries {
   readonly sizes: readonly number[];
@@ -93,15 +74,14 @@ export function noisePerInterval(classes: readonly SizeSeries[]): number {
   return intervals > 0 ? wobble / (2 * intervals) : 0;
 }
 
-/** Below this a group never matters, whatever the heap. */
-export const MIN_SIGNIFICANT_BYTES = 16 * 1024;
-/** A share of the live heap a group must retain to matter. */
-export const LIVE_SHARE = 0.002;
+import { DEFAULT_MODEL, type ModelParams } from './model-params.js';
 
 export interface Significance {
   /** Bytes a survivor group must retain to matter (survivors are known by identity: no noise in them). */
   readonly floorBytes: number;
-  /** Bytes a change of class totals must exceed to matter: the floor, and the noise between snapshots. */
+  /** Bytes a judgement on totals of a moment (pending work, sampled bytes) needs: the floor and a share of the live heap. */
+  readonly totalsFloorBytes: number;
+  /** Bytes a change of class totals must exceed to matter: the floor, a share of the live heap, and the noise between snapshots. */
   readonly classFloorBytes: number;
   /** The largest live size of the series. */
   readonly liveBytes: number;
@@ -109,11 +89,12 @@ export interface Significance {
   readonly noiseBytes: number;
 }
 
-export function significance(liveSizes: readonly number[], classes: readonly SizeSeries[]): Significance {
+export function significance(liveSizes: readonly number[], classes: readonly SizeSeries[], params: ModelParams = DEFAULT_MODEL): Significance {
   const liveBytes = Math.max(0, ...liveSizes);
   const noiseBytes = noisePerInterval(classes);
-  const floorBytes = Math.max(MIN_SIGNIFICANT_BYTES, LIVE_SHARE * liveBytes);
-  return { floorBytes, classFloorBytes: Math.max(floorBytes, noiseBytes), liveBytes, noiseBytes };
+  const floorBytes = params.minGroupBytes;
+  const totalsFloorBytes = Math.max(floorBytes, params.liveShare * liveBytes);
+  return { floorBytes, totalsFloorBytes, classFloorBytes: Math.max(totalsFloorBytes, noiseBytes), liveBytes, noiseBytes };
 }
 
 /** The count fell back well below its peak by the last snapshot. */

@@ -13,20 +13,16 @@
 //   the last interval's carry the in-flight count of that moment, which moves by about its square root
 //   (a count of independent turns), plus the error of the estimate taken out. Each interval's rate is
 //   weighed by the inverse of that variance.
-// - The false-alarm level is per diagnosis: with G groups tested, each is held to FALSE_ALARM / G.
+// - The false-alarm level is per diagnosis: with G groups tested, each is held to falseAlarm / G (model-params.ts).
 // - Kept, not replaced: the class's live count must not contradict the kept growth (a bounded cache or
 //   pool takes in new members and lets as many old ones go: its survivors are recent, its size flat).
+// - It matters: what the group retains clears minGroupBytes (survivors are known by identity: no
+//   share of the heap or its noise needed; class totals keep both, growth-model.ts significance).
 
 import { stepsOf } from './growth-model.js';
 
-/** Chance, per diagnosis, of calling a leak where nothing is kept. */
-export const FALSE_ALARM = 0.01;
-/** Below this z a group is ruled out; between it and the leak level it is a candidate (inconclusive). */
-export const Z_RULED_OUT = 1.5;
 /** Variance floor of a count that read zero (a count of 0 still allows about one by chance). */
 const ZERO_COUNT_VARIANCE = 1;
-/** Share of the kept growth the class's live count must show, at the same z. */
-export const KEPT_SHARE = 0.5;
 
 export interface InFlight {
   /** Objects of the class born in an interval and alive at its end that died later, per snapshot. */
@@ -106,19 +102,19 @@ function slowdown(kept: readonly number[], work: readonly number[], from: number
 }
 
 /**
- * The class's live count keeps what the group kept: its rise over the series is at least KEPT_SHARE of
- * the kept objects, within `z` standard deviations of the in-flight count at the two ends.
+ * The class's live count keeps what the group kept: its rise over the series is at least keptShare of
+ * the kept objects (keptShare), within `z` standard deviations of the in-flight count at the two ends.
  */
-export function classKeeps(kept: readonly number[], live: readonly number[], inFlight: InFlight, z: number): boolean {
+export function classKeeps(kept: readonly number[], live: readonly number[], inFlight: InFlight, z: number, keptShare: number): boolean {
   const total = kept.reduce((a, b) => a + b, 0);
   const rise = live[live.length - 1]! - live[0]!;
   const sd = Math.sqrt(2 * Math.max(inFlight.level, ZERO_COUNT_VARIANCE));
-  return rise + z * sd >= KEPT_SHARE * total;
+  return rise + z * sd >= keptShare * total;
 }
 
-/** The z a group must reach when `tested` groups were tested: FALSE_ALARM shared among them. */
-export function leakZ(tested: number): number {
-  return normalQuantile(1 - FALSE_ALARM / Math.max(1, tested));
+/** The z a group must reach when `tested` groups were tested: the false-alarm chance shared among them. */
+export function leakZ(tested: number, falseAlarm: number): number {
+  return normalQuantile(1 - falseAlarm / Math.max(1, tested));
 }
 
 /**

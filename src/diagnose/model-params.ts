@@ -1,0 +1,26 @@
+// The diagnosis model's parameters in one place (docs/diagnosis-model.md says how each was chosen).
+
+/**
+ * The model's parameters, one object so that the evaluation's sweep (scripts/sweep.js,
+ * docs/diagnosis-model.md) can vary them and the product uses one set: DEFAULT_MODEL.
+ */
+export interface ModelParams {
+  /** Chance, per diagnosis, of calling a leak where nothing is kept. */
+  readonly falseAlarm: number;
+  /** Below this z a group is ruled out; between it and the leak level it is a candidate (inconclusive). */
+  readonly zRuledOut: number;
+  /** Share of the kept growth the class's live count must show, within the leak level's z. */
+  readonly keptShare: number;
+  /** Bytes a survivor group must retain to matter, whatever the heap. */
+  readonly minGroupBytes: number;
+  /** Share of the live heap a judgement on class totals must clear (with the noise between snapshots). */
+  readonly liveShare: number;
+}
+
+export const DEFAULT_MODEL: ModelParams = {
+  falseAlarm: 0.01,
+  zRuledOut: 1.5,
+  keptShare: 0.5,
+  minGroupBytes: 16 * 1024,
+  liveShare: 0.002,
+};
