@@ -61,11 +61,12 @@ function keptOf(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext)
 function judge(k: KeptRate, curve: Curve, row: ClassDiffRow | undefined, z: number, params: ModelParams): 'leak' | 'candidate' | undefined {
   if (k.z < params.zRuledOut) return undefined;
   const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null);
-  // The class's live count must not contradict it (a bounded structure lets as many go as it takes in).
-  if (row && !classKeeps(k.kept, row.counts, inFlight, z, params.keptShare)) return undefined;
+  // The class's live count must keep them (a bounded structure lets as many go as it takes in).
+  const live = row ? classKeeps(k.kept, row.counts, inFlight, z, params.keptShare) : 'kept';
+  if (live === 'replaced') return undefined;
   // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth
   // that is slowing down may still level off.
-  return k.z >= z && curve.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
+  return k.z >= z && live === 'kept' && curve.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
 }
 
 function hasAsyncContext(chain: readonly ChainHop[]): boolean {
