@@ -35,7 +35,7 @@ for (const major of NODES) {
         t.diagnostic(`${c.name} on ${run.nodeVersion}: verdict ${run.out?.verdict ?? '-'}, top ${run.out?.findings[0]?.className ?? '-'}, ${(run.durationMs / 1000).toFixed(1)} s`);
         assert.deepEqual(run.problems, [], `${c.name} on Node ${major}: the attach itself went wrong`);
         const out = run.out!;
-        const judgement = judgeZooRun(c.expect, out);
+        const judgement = judgeZooRun(c.expect, out, run.exitCode);
         for (const note of judgement.unchecked) t.diagnostic(`not checked: ${note}`);
         assert.ok(judgement.right, `${c.name} on ${run.nodeVersion}: ${judgement.wrong.join('; ')}\n${describeAnswer(out)}`);
       });
