@@ -10,8 +10,6 @@ import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
 import type { CapturedSnapshot } from '../../attach/capture.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
-import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
-import { evaluateGates } from '../../diagnose/gates.js';
 import { UsageError } from '../../errors.js';
 import type { AttachOutput } from '../../report/attach-report.js';
 import { buildAttachHtml } from '../../report/html-report.js';
@@ -21,6 +19,7 @@ import { warn } from '../output.js';
 import { parseTop } from '../parse-options.js';
 import { createProgress, wantsProgress } from '../progress.js';
 import { DIAGNOSIS_GROUPS } from './diff.js';
+import { buildSeriesOutput } from './series-output.js';
 
 interface ReportFlags {
   html?: string;
@@ -99,18 +98,13 @@ Examples:
       const last = kept[kept.length - 1]!;
       const counterUnits = first.counter !== undefined && last.counter !== undefined ? last.counter - first.counter : undefined;
       const unitCount = earlier?.capture.unitCount ?? (counterUnits && counterUnits > 0 ? { count: counterUnits, source: 'counter' as const } : undefined);
-      const samples = earlier?.samples ?? [];
-      const diagnosis = diagnoseCapture(diff, kept, samples, unitCount?.count);
-      const byFile = new Map(kept.map((s) => [s.file, s]));
-      const output: AttachOutput = {
-        ...diff,
-        gates: earlier?.gates ?? evaluateGates(diff, {}),
-        snapshots: diff.snapshots.map((info) => {
-          const { file: _file, pid: _pid, nodeVersion: _nodeVersion, ...captured } = byFile.get(info.file) ?? { file: info.file };
-          return { ...info, ...captured };
-        }),
+      const { output } = buildSeriesOutput({
+        diff,
+        kept,
+        samples: earlier?.samples ?? [],
+        ...(unitCount ? { unitCount } : {}),
+        ...(earlier ? { gates: earlier.gates } : {}),
         target: earlier?.target ?? { pid: first.pid ?? Number(basename(first.file).split('-')[0]), nodeVersion: first.nodeVersion ?? diff.snapshots[0]?.nodeVersion ?? '?' },
-        samples,
         capture: earlier?.capture ?? {
           outDir: dir,
           requested: kept.length,
@@ -121,13 +115,9 @@ Examples:
           endedBy: 'signal', // not known without result.json: the page does not show it (captureKnown)
           inspector: { host: '?', port: 0, how: 'sigusr1', openedByUs: false, inspectorClosed: false, note: 'not recorded (no result.json)' },
         },
-        verdict: diagnosis.verdict,
-        evidence: diagnosis.evidence,
-        findings: diagnosis.findings,
-        ...(diagnosis.model ? { model: diagnosis.model } : {}),
-        warnings: [...diff.warnings, ...(earlier ? earlier.warnings.filter((w) => !diff.warnings.includes(w)) : [])],
+        warnings: earlier?.warnings ?? [],
         leakhunt: earlier?.leakhunt ?? { captureRssPeak: 0 },
-      };
+      });
       process.stdout.write(`${writeHtmlReport(htmlPath, buildAttachHtml(output, { groups, captureKnown: earlier !== undefined }))}\n`);
     });
 }
