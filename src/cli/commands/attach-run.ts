@@ -23,7 +23,7 @@ import { buildAttachHtml } from '../../report/html-report.js';
 import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
 import { warn } from '../output.js';
 import { createProgress } from '../progress.js';
-import { assessSnapshot, openWithPlan, printLines } from './attach-common.js';
+import { assessSnapshot, openWithPlan, printLines, targetOf, transferNote } from './attach-common.js';
 import { pacingText, unitCountOf, type Pacing, type PacingFlags } from './attach-pacing.js';
 import { createCaptureProgress } from './attach-progress.js';
 import { trackingPlanLines } from './attach-tracking.js';
@@ -83,9 +83,9 @@ export async function runAttach(o: AttachOptions): Promise<AttachRun> {
   if (address.pid !== undefined) refuseBeforeSignal(placeOf(String(address.pid)), force, '--out');
   checkHtmlPath(o.html, outDir);
   // The short plan leaves out what each snapshot line says again (the directory) and the sampling.
-  const work = verbose
+  const work = (verbose
     ? `${pacingText(pacing, count, o.pacingFlags.interval)}; memory samples every ${sampleEveryText}; into ${outDir || defaultOutDir(0)}`
-    : pacingText(pacing, count, o.pacingFlags.interval, true);
+    : pacingText(pacing, count, o.pacingFlags.interval, true)) + transferNote(address.pid);
   const seen = o.seen ?? {};
   let opened: OpenedTarget | undefined;
   let capture: CaptureResult | undefined;
@@ -193,7 +193,7 @@ export async function runAttach(o: AttachOptions): Promise<AttachRun> {
     samples: capture.samples,
     ...(units.unitCount ? { unitCount: units.unitCount } : {}),
     limits: o.limits,
-    target: { pid: session.info.pid, nodeVersion: session.info.nodeVersion },
+    target: targetOf(session, address.pid),
     capture: {
       outDir,
       requested: count,

@@ -22,7 +22,7 @@ import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import { parseDuration, parseSize } from '../parse-options.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
-import { addTargetOptions, installStopSignals, leftBehind, openWithPlan, printLines, targetAddressOf, type TargetFlags } from './attach-common.js';
+import { addTargetOptions, installStopSignals, leftBehind, openWithPlan, printLines, targetAddressOf, targetOf, type TargetFlags } from './attach-common.js';
 
 /**
  * Bytes between samples, on average: twice V8's default. Sampling costs the target per sample taken (a
@@ -138,7 +138,7 @@ export async function runProfiling(o: ProfilingOptions): Promise<ProfilingRun> {
   const last = run.readings[run.readings.length - 1]?.counter;
   const output: ProfileOutput = {
     schemaVersion: 1,
-    target: { pid: session.info.pid, nodeVersion: session.info.nodeVersion },
+    target: targetOf(session, address.pid),
     profile: {
       method: 'sampling-heap-profiler',
       samplingInterval,
