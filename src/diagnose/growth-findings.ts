@@ -169,11 +169,15 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   });
   const zNeeded = leakZ(scored.length, ctx.params.falseAlarm);
   const open: Candidate[] = [];
-  for (const { c, row, k } of scored) {
+  // Holders before what they hold (a shorter chain first): a group whose chain runs through another
+  // passing group's objects folds into it whichever retains more (a job's arrays into the job).
+  const judged = scored
+    .map((x) => ({ ...x, status: judge(x.k, x.c, x.row, zNeeded, ctx.params) }))
+    .filter((x) => x.status !== undefined)
+    .sort((a, b) => (a.status === b.status ? a.c.group.chain.length - b.c.group.chain.length || b.c.retainedSize - a.c.retainedSize : a.status === 'leak' ? -1 : 1));
+  for (const { c, row, k, status } of judged) {
     // A class already found by one of its paths is not found again by the sum of its paths.
     if (c.paths > 1 && found.has(c.className)) continue;
-    const status = judge(k, c, row, zNeeded, ctx.params);
-    if (!status) continue;
     const born = bornPerInterval(c.counts);
     if (status === 'candidate') {
       const count = c.counts[c.counts.length - 1]!;

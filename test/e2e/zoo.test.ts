@@ -1,4 +1,4 @@
-// The leak zoo: small programs the diagnosis was not built with (fixtures/zoo/, README "zoo" section), each
+// The leak zoo: the development set of small programs (fixtures/zoo/, docs/zoo.md), each
 // with the answer a user should get beside it (<name>.expect.json), run through the product path —
 // the program free-running, `leakhunt attach <pid> --json` paced by its request counter — on Node 20 and
 // Node 24. Asserts EXACTLY the expected verdict, the top finding's class and the hop that holds it, and
