@@ -88,8 +88,8 @@ export async function runAttach(o: AttachOptions): Promise<AttachRun> {
   checkHtmlPath(o.html, outDir);
   // The short plan leaves out what each snapshot line says again (the directory) and the sampling.
   const work = (verbose
-    ? `${pacingText(pacing, seriesPlanText(o.series, undefined), o.pacingFlags.interval)}; memory samples every ${sampleEveryText}; into ${outDir || defaultOutDir(0)}`
-    : pacingText(pacing, seriesPlanText(o.series, undefined), o.pacingFlags.interval, true)) + transferNote(address.pid);
+    ? `${pacingText(pacing, seriesPlanText(o.series), o.pacingFlags.interval)}; memory samples every ${sampleEveryText}; into ${outDir || defaultOutDir(0)}`
+    : pacingText(pacing, seriesPlanText(o.series), o.pacingFlags.interval, true)) + transferNote(address.pid);
   const seen = o.seen ?? {};
   let opened: OpenedTarget | undefined;
   let capture: CaptureResult | undefined;

@@ -46,11 +46,11 @@ export function seriesPlanOf(flags: SettleFlags): SeriesPlan {
   return { most, adaptive: true, ...(flags.maxTime === undefined ? {} : { maxTimeMs: parseDuration('--max-time', flags.maxTime) }) };
 }
 
-/** The plan's words for the series' length. */
-export function seriesPlanText(plan: SeriesPlan, pauseText: string | undefined): string {
-  if (!plan.adaptive) return `${plan.most}`;
+/** The plan's words for the series' length (the connected line says what each snapshot pauses). */
+export function seriesPlanText(plan: SeriesPlan): string {
+  if (!plan.adaptive) return `${plan.most} snapshots`;
   const budget = plan.maxTimeMs === undefined ? '' : `, none started after ${Math.round(plan.maxTimeMs / 1000)} s`;
-  return `${FIRST_SNAPSHOTS} (up to ${plan.most} while the verdict is unsettled${budget}${pauseText ? `; each extra one pauses the target ${pauseText}` : ''})`;
+  return `${FIRST_SNAPSHOTS} snapshots (up to ${plan.most} while the verdict is unsettled${budget})`;
 }
 
 /** captureSeries's `settle` for the default capture: another snapshot while the diagnosis is inconclusive. */
