@@ -31,7 +31,7 @@ import { trackingPlanLines } from './attach-tracking.js';
 import { DIAGNOSIS_GROUPS } from './diff.js';
 import { assessDiskSpace, refuseBeforeSignal } from './output-checks.js';
 import { buildSeriesOutput } from './series-output.js';
-import { seriesPlanText, settleOption, type SeriesPlan } from './attach-settle.js';
+import { createSettler, FIRST_SNAPSHOTS, seriesPlanText, type SeriesPlan } from './attach-settle.js';
 
 export interface AttachOptions {
   readonly address: TargetAddress & { timeoutMs: number };
@@ -89,14 +89,16 @@ export async function runAttach(o: AttachOptions): Promise<AttachRun> {
   // The short plan leaves out what each snapshot line says again (the directory) and the sampling.
   const work = (verbose
     ? `${pacingText(pacing, seriesPlanText(o.series), o.pacingFlags.interval)}; memory samples every ${sampleEveryText}; into ${outDir || defaultOutDir(0)}`
-    : pacingText(pacing, seriesPlanText(o.series), o.pacingFlags.interval, true)) + transferNote(address.pid);
+    : pacingText(pacing, seriesPlanText(o.series, true), o.pacingFlags.interval, true)) + transferNote(address.pid);
   const seen = o.seen ?? {};
   let opened: OpenedTarget | undefined;
   let capture: CaptureResult | undefined;
   let detach: DetachReport | undefined;
   let tracking: AllocationTracking | undefined;
   const written: string[] = []; // complete snapshots, as they are taken
-  const progress = createCaptureProgress(showProgress, count, process.stderr, verbose);
+  const samples: MemorySample[] = [];
+  const settler = createSettler(o.series, () => samples, Math.max(o.groups, DIAGNOSIS_GROUPS));
+  const progress = createCaptureProgress(showProgress, o.series.adaptive ? `${FIRST_SNAPSHOTS}–${count}` : count, process.stderr, verbose);
   opened = await openWithPlan(address, work, seen, verbose);
   o.onOpened?.(opened);
   const { session } = opened;
@@ -120,9 +122,8 @@ export async function runAttach(o: AttachOptions): Promise<AttachRun> {
       if (verbose) printLines([`  method     ${methodText(snapshotMethodFor(session, join(outDir, `${stem}-1.heapsnapshot`), address.pid))}`]);
       if (o.traceAllocations) printLines(trackingPlanLines(verbose));
       try {
-        const samples: MemorySample[] = [];
         capture = await captureSeries({
-          ...settleOption(o.series, () => samples, Date.now()),
+          ...settler.option,
           session,
           ...(address.pid === undefined ? {} : { pid: address.pid }),
           outDir,
@@ -182,7 +183,7 @@ export async function runAttach(o: AttachOptions): Promise<AttachRun> {
   // A terminal gets a live line; a log only the phases with --verbose (the detach line said it started).
   const analysisProgress = createProgress(showProgress && (process.stderr.isTTY === true || verbose), process.stderr, verbose);
   let label = 'reading';
-  const diff = await diffSnapshotFiles(kept.map((s) => s.file), {
+  const diff = settler.diffOf(kept.map((s) => s.file)) ?? await diffSnapshotFiles(kept.map((s) => s.file), {
     groups: Math.max(o.groups, DIAGNOSIS_GROUPS),
     labelChain,
     // In a log one line says the analysis started; on a terminal (or with --verbose) one per snapshot.
