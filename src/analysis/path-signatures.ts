@@ -69,19 +69,24 @@ export class PathSignatures {
    * The signatures of every node `wanted` accepts, in ordinal order, as signatureOf would give them one
    * by one; for callers that ask about most of the heap (signature-counts.ts). The parent slots and
    * their edges are found for the whole graph first, in passes over the retainers and the edges
-   * (retainingEdgesOf), and let go after.
+   * (retainingEdgesOf), in pooled buffers given back after.
    */
   computeEvery(wanted: (ordinal: number) => boolean): void {
     const analysis = this.#analysis;
     const { nodeCount } = analysis.graph;
-    const slots = new Int32Array(nodeCount);
+    // Pooled (scratch.ts): the dominators' temporaries, given back by now, hold them.
+    const pair = analysis.scratch.u32Pair(nodeCount);
+    const slots = new Int32Array(pair[0].buffer, pair[0].byteOffset, nodeCount);
+    const edges = new Int32Array(pair[1].buffer, pair[1].byteOffset, nodeCount);
     for (let v = 0; v < nodeCount; v++) slots[v] = this.#paths.findParentSlot(v);
+    retainingEdgesOf(analysis.graph, analysis.edgeMask, analysis.retainers, slots, edges, analysis.scratch);
     this.#slots = slots;
-    this.#edges = retainingEdgesOf(analysis.graph, analysis.edgeMask, analysis.retainers, slots, analysis.scratch);
+    this.#edges = edges;
     try {
       for (let n = 0; n < nodeCount; n++) if (wanted(n)) this.signatureOf(n);
     } finally {
       this.#slots = this.#edges = undefined;
+      analysis.scratch.give(pair[0]);
     }
   }
 
