@@ -6,6 +6,7 @@
 
 import type { HeapAnalysis } from './heap-analysis.js';
 import { edgeLabel } from './edge-labels.js';
+import { TextIds } from './text-ids.js';
 
 const UNSEEN = -1;
 /** In a per-name cache of list keys: not yet decided (-1 there means "not a list link"). */
@@ -58,13 +59,13 @@ function isListClass(name: string): boolean {
 }
 
 export class SignatureParts {
+  readonly #names = new TextIds();
+  readonly #labels = new TextIds();
   /** Name id → text: hop names, and the own names of V8 list nodes (their list keys). */
-  readonly names: string[] = [];
+  readonly names: readonly string[] = this.#names.texts;
   /** Label id → text. */
-  readonly labels: string[] = [];
+  readonly labels: readonly string[] = this.#labels.texts;
   readonly #analysis: HeapAnalysis;
-  readonly #nameIds = new Map<string, number>();
-  readonly #labelIds = new Map<string, number>();
   readonly #rootName: number;
   /** By class id: the name id of its class name. */
   readonly #byClass: Int32Array;
@@ -92,21 +93,11 @@ export class SignatureParts {
   }
 
   nameId(text: string): number {
-    let id = this.#nameIds.get(text);
-    if (id === undefined) {
-      id = this.names.push(text) - 1;
-      this.#nameIds.set(text, id);
-    }
-    return id;
+    return this.#names.idOf(text);
   }
 
   labelId(text: string): number {
-    let id = this.#labelIds.get(text);
-    if (id === undefined) {
-      id = this.labels.push(text) - 1;
-      this.#labelIds.set(text, id);
-    }
-    return id;
+    return this.#labels.idOf(text);
   }
 
   /** The name id of hopName(node). */
@@ -172,3 +163,4 @@ export class SignatureParts {
     return known !== UNSEEN ? known : (cache[s] = this.labelId(edgeLabel(graph, edge, true)));
   }
 }
+
