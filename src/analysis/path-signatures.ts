@@ -6,8 +6,9 @@
 // distinct signature is built once however many objects share it, and a node's signature costs one
 // probe of a typed hash table once its holder's is known. Everything per node is a number: the name and
 // label ids of signature-parts.ts, one signature id per node in an Int32Array, and the triples in typed
-// arrays; text is made only for the signatures a caller prints (text(), className()). A run of identical links (a linked list: RunTree.parent →
-// RunTree.parent → …) folds into one, so the members of a growing list share a signature too.
+// arrays; text is made only for the signatures a caller prints (text(), className()).
+// A run of identical links (a linked list: RunTree.parent → RunTree.parent → …) folds into one, so the
+// members of a growing list share a signature too.
 // Chains follow the lasting distances (retainer-paths.ts: lasting holders before per-moment roots and
 // bookkeeping lists), so a leak is one signature whichever transient root held some of it at the moment.
 // Every node has a signature: one that no path from the root reaches ends with the top of what holds

@@ -39,21 +39,10 @@ export function hopName(analysis: HeapAnalysis, ordinal: number): string {
 }
 
 /**
- * What links of one list have in common, or undefined for a node that is not folded: instances of a
- * named class (V8's own contexts, plain objects and arrays, whose "class" says nothing about a shared
- * structure, keep their edges), and the V8 list nodes above by their own name.
+ * Whether objects of class `name` fold as links of a list when one of their class holds them (listKeyOf;
+ * V8's list nodes above fold by their own name): instances of a named class do; V8's own contexts, plain
+ * objects and arrays, whose "class" says nothing about a shared structure, keep their edges.
  */
-export function listKey(analysis: HeapAnalysis, node: number, name: string): string | undefined {
-  const graph = analysis.graph;
-  const t = graph.nodeType[node];
-  if (t === graph.nodeTypes.hidden) {
-    const own = graph.nodeNameOf(node);
-    return V8_LIST_NODES.has(own) ? own : undefined;
-  }
-  if (t !== graph.nodeTypes.object) return undefined;
-  return isListClass(name) ? name : undefined;
-}
-
 function isListClass(name: string): boolean {
   return !name.startsWith('system / ') && name !== 'Object' && name !== 'Array' && !name.startsWith('{');
 }
@@ -122,7 +111,11 @@ export class SignatureParts {
     return known !== UNSEEN ? known : (this.#byClass[c] = this.nameId(analysis.classIndex.names[c]!));
   }
 
-  /** The id of listKey(node, hopName(node)) among the names, or -1 (not a list link); `name` is hopNameOf(node). */
+  /**
+   * What links of one list have in common, as a name id, or -1 (never a list link): the node's own name
+   * for V8's list nodes, its hop name for objects of a class that folds (isListClass); `name` is
+   * hopNameOf(node).
+   */
   listKeyOf(node: number, name: number): number {
     const graph = this.#analysis.graph;
     const t = graph.nodeType[node];
