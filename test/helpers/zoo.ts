@@ -339,3 +339,14 @@ export function describeAnswer(out: Pick<AttachJson, 'verdict' | 'evidence' | 'f
   });
   return lines.join('\n');
 }
+
+/**
+ * A healthy service that is not a zoo case (it has no attach expectation): fixtures/lazy-routes.mjs, route
+ * modules loaded on first use with `import()`. Run with runZooCaseAcross by test/e2e/healthy-across and
+ * scripts/healthy-across.js; across processes it must never read `leak`.
+ */
+export const healthyLazyRoutes: ZooCase = {
+  name: 'lazy-routes',
+  fixture: 'lazy-routes.mjs',
+  expect: { verdict: 'none', kind: 'lookalike', attach: { rate: 50, every: null } },
+};
