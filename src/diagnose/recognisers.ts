@@ -105,3 +105,15 @@ export const CHECKPOINT_CHAIN: { readonly edges: RegExp; readonly classes: RegEx
   /** LangGraph's savers are all named `…Saver` (MemorySaver, SqliteSaver, PostgresSaver), subclasses too. */
   classes: /^(PregelLoop|\w*Saver)$/,
 };
+
+/**
+ * Owners of a lasting holder that decide the fix for growth hanging on it (fixes.ts holderFix): a
+ * checkpoint saver's own storage (MemorySaver keeps `storage` and `writes` in process memory), and a
+ * metrics library's per-label-set series (prom-client's `hashMap` in Counter, Gauge, Histogram, Summary).
+ * Proven on real snapshots by test/e2e/holder-fixes.test.ts.
+ */
+export const HOLDER_OWNERS: { readonly checkpointer: RegExp; readonly metric: RegExp; readonly metricEdge: RegExp } = {
+  checkpointer: /^\w*Saver$/,
+  metric: /^(Counter|Gauge|Histogram|Summary)$/,
+  metricEdge: /^hashMap$/,
+};
