@@ -180,7 +180,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const inside = kept.reduce((sum, f) => sum + f.retainedSize - (f.externalSize ?? 0), 0);
   const externalBytes = kept.length > 0
     ? outside > inside
-    : externalFromSnapshots(diff, ctx, jsGrowth) || (grows === 'external' && jsGrowth < sig.floorBytes);
+    : externalFromSnapshots(diff, ctx, jsGrowth) || (grows === 'external' && jsGrowth < sig.floorBytes && backlog.length === 0);
 
   const evidence: string[] = [];
   let verdict: Verdict = 'none';
