@@ -11,20 +11,13 @@ import { DistanceSearch, UNREACHABLE_DISTANCE } from '../analysis/distances.js';
 import type { HeapAnalysis } from '../analysis/heap-analysis.js';
 import { findHolderTiers } from '../analysis/holder-tiers.js';
 import { hopName } from '../analysis/path-signatures.js';
+import { propertyTarget } from './timer-details.js';
 
 /**
  * The longest one-shot timer that still belongs to a turn in flight: a turn's own timeouts run up to
  * minutes (HTTP clients of model APIs default to 10 minutes). Beyond it the timer outlives the turn.
  */
 export const IN_FLIGHT_MAX_MS = 10 * 60_000;
-
-function propertyTarget(analysis: HeapAnalysis, ordinal: number, name: string): number {
-  const graph = analysis.graph;
-  for (let e = graph.firstEdge[ordinal]!, end = graph.firstEdge[ordinal + 1]!; e < end; e++) {
-    if (graph.edgeType[e] !== graph.edgeTypes.hidden && graph.edgeNameOf(e) === name) return graph.edgeTarget[e]!;
-  }
-  return -1;
-}
 
 /** The timers module's `timerListMap` object (held by a context variable of that name), or -1. */
 function findTimerListMap(analysis: HeapAnalysis): number {
