@@ -112,9 +112,9 @@ function ownerText(chain: readonly ChainHop[], at: number): string {
  * The fix from the lasting holder at `at` (the first hop there before the first snapshot), when its
  * kind or owner says what accumulates: a checkpointer's storage, a metric's series, an emitter's
  * listeners, a timer list, a Map or Set, an array, a plain object used as a dictionary (it gains a
- * property per object: held by a property and retaining many of them). Undefined when the kind says
- * nothing, or when an AsyncLocalStorage store lies between the object and the holder (the store is
- * what the object hangs on: asyncContextFix decides).
+ * property per object: held under a data-like key, or an `Object` retaining many of them). Undefined
+ * when the kind says nothing, or when an AsyncLocalStorage store, the resource that captured it or
+ * pending work lies between the object and the holder (asyncContextFix or the backlog rule decides).
  */
 export function holderFix(className: string, chain: readonly ChainHop[], at: number): Fix | undefined {
   const hop = chain[at];
@@ -123,7 +123,9 @@ export function holderFix(className: string, chain: readonly ChainHop[], at: num
   const held = chain[at - 1]!.edge;
   const owner = chain[at + 1];
   const name = hop.node.className;
-  const dictionary = held?.type === 'property' && (held.redacted === true || holdsMany(chain, at));
+  // A dictionary: a plain object (V8 names one in dictionary mode `Object`, a small fixed shape `{a, b}`)
+  // holding the object under a key that reads as data, or retaining many objects like it.
+  const dictionary = held?.type === 'property' && (held.redacted === true || (name === 'Object' && holdsMany(chain, at)));
   if (owner && HOLDER_OWNERS.checkpointer.test(owner.node.className) && hop.edge?.type === 'property') {
     return {
       why: `${className} objects accumulate in the checkpointer's storage (${ownerText(chain, at)}, keyed by thread): it keeps every thread's checkpoints in process memory`,
