@@ -73,9 +73,16 @@ export function findCapturedStores(analysis: HeapAnalysis): CapturedStores {
   return groups;
 }
 
+/** Suspects, and how many members of would-be suspect groups only the turns in flight held (the largest group's). */
+export interface Suspects {
+  readonly findings: Finding[];
+  readonly heldInFlight: number;
+}
+
 export function findSuspects(
   analysis: HeapAnalysis, labelChain?: ChainLabeler, capturedStores: CapturedStores = findCapturedStores(analysis),
-): Finding[] {
+): Suspects {
+  let heldInFlight = 0;
   const paths = new RetainerPaths(analysis);
   const retained = analysis.retainedSizes;
   const findings: Finding[] = [];
@@ -84,6 +91,7 @@ export function findSuspects(
     const held = stores.filter((s) => paths.isReachable(s));
     if (held.length < MIN_SUSPECTS) continue;
     const reachable = held.filter(lasting.keeps);
+    heldInFlight = Math.max(heldInFlight, held.length - reachable.length);
     if (reachable.length < MIN_SUSPECTS) continue;
     const [storeClass, holderClass] = key.split('\u0000') as [string, string];
     const representative = reachable.reduce((a, b) => (retained[b]! > retained[a]! ? b : a));
@@ -111,6 +119,7 @@ export function findSuspects(
       for (let n = 0; n < classOf.length; n++) if (classOf[n] === row.classId && paths.isReachable(n)) alive.push(n);
       if (alive.length < MIN_SUSPECTS) continue;
       const members = alive.filter(lasting.keeps);
+      heldInFlight = Math.max(heldInFlight, alive.length - members.length);
       if (members.length < MIN_SUSPECTS) continue;
       for (const n of members) if (representative < 0 || retained[n]! > retained[representative]!) representative = n;
       const path = representative >= 0 ? paths.shortestPath(representative) : [];
@@ -128,7 +137,7 @@ export function findSuspects(
       });
     }
   }
-  return findings.sort((a, b) => b.retainedSize - a.retainedSize);
+  return { findings: findings.sort((a, b) => b.retainedSize - a.retainedSize), heldInFlight };
 }
 
 /**
@@ -148,8 +157,12 @@ function lastingFilter(analysis: HeapAnalysis): { readonly keeps: (ordinal: numb
   };
 }
 
-function inFlightNote(inFlight: number): string {
-  return inFlight > 0 ? ` (${inFlight} more are held only by one-shot timers due within ${IN_FLIGHT_MAX_MS / 60_000} min: turns in flight, not counted)` : '';
+/**
+ * What the evidence says of members only the turns in flight hold (none: nothing); `beside` when others
+ * of the group were counted.
+ */
+export function inFlightNote(inFlight: number, beside = true): string {
+  return inFlight > 0 ? ` (${inFlight}${beside ? ' more' : ''} held only by one-shot timers due within ${IN_FLIGHT_MAX_MS / 60_000} min: turns in flight, not counted)` : '';
 }
 
 /** What a set of objects retains together (analysis/group-retained.ts): never above the heap. */

@@ -47,6 +47,8 @@ test('a healthy agent with many turns in flight, one snapshot: no suspect', { ti
     assert.ok(countOf(out, 'PregelLoop') >= MIN_SUSPECTS, `turns in flight: ${countOf(out, 'PregelLoop')} PregelLoop`);
     assert.equal(out.verdict, 'none', listed(out));
     assert.equal(out.findings.length, 0, listed(out));
+    // And it says what it set aside.
+    assert.match(out.evidence[0]!, /held only by one-shot timers due within 10 min: turns in flight/, out.evidence.join(' | '));
   } finally {
     await target.stop();
     rmSync(dir, { recursive: true, force: true });
