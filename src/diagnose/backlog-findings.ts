@@ -7,7 +7,7 @@ import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import type { Finding } from './finding.js';
 import { backlogFix, fixFields, pendingQueueOf } from './fixes.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
-import { drainedAfterPeak, type Significance } from './growth-model.js';
+import { drainedAfterPeak, growsWithWork, stepsOf, type Significance } from './growth-model.js';
 import { rates, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 
 /** A pile-up is at least this many pending objects at its peak. */
@@ -31,7 +31,7 @@ interface BacklogRow {
  * High turnover while the count piles up (still rising, or risen then fallen back); or checkpoint puts
  * waiting in LangGraph's put chain (checkpointPutsRow).
  */
-function backlogRows(diff: DiffResult, floor: Significance): BacklogRow[] {
+function backlogRows(diff: DiffResult, floor: Significance, work: readonly number[]): BacklogRow[] {
   const out: BacklogRow[] = [];
   for (const row of diff.classes) {
     if (!row.deletedPerInterval || V8_INTERNAL.test(row.name) || TIME_DRIVEN.test(row.name)) continue;
@@ -48,7 +48,9 @@ function backlogRows(diff: DiffResult, floor: Significance): BacklogRow[] {
     const low = Math.min(...row.counts);
     if (row.counts.filter((c) => c >= Math.max(2 * low, low + MIN_BACKLOG_COUNT / 2)).length < 2) continue;
     if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < Math.max(MIN_BACKLOG_BYTES, floor.totalsFloorBytes)) continue;
-    const rising = row.counts.every((c, k) => k === 0 || c - row.counts[k - 1]! >= Math.max(5, 0.25 * row.counts[k - 1]!));
+    // Rising with the work in every interval (growth-model.ts growsWithWork), as totals are judged: a
+    // share of the count before each step cut a queue growing by a steady 39 a step once it held 186.
+    const rising = growsWithWork(stepsOf(row.counts), work) && stepsOf(row.counts).every((s) => s >= 5);
     const drained = drainedAfterPeak(row.counts);
     if (!rising && !drained) continue;
     const turnover = turnoverOf(row);
@@ -119,7 +121,7 @@ function drainText(drained: boolean): string {
 export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): Finding[] {
   const { input } = ctx;
   const n = input.diff.snapshots.length;
-  const rows = backlogRows(input.diff, ctx.significance).filter(({ row }) => !known.some((f) => f.className === row.name));
+  const rows = backlogRows(input.diff, ctx.significance, ctx.work).filter(({ row }) => !known.some((f) => f.className === row.name));
   return rows.slice(0, 3).map(({ row, drained, turnover, checkpointPuts }) => {
     const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
     const what = checkpointPuts

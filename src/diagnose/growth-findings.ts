@@ -59,7 +59,9 @@ function keptOf(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext)
 
 /** How a curve stands against the leak level `z`: a finding, a candidate, or ruled out. */
 function judge(k: KeptRate, curve: Curve, row: ClassDiffRow | undefined, z: number, params: ModelParams): 'leak' | 'candidate' | undefined {
-  if (k.z < params.zRuledOut) return undefined;
+  // Nothing kept late: ruled out, unless the early intervals kept objects and the series cannot tell
+  // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
+  if (k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z)) return undefined;
   const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null);
   // The class's live count must keep them (a bounded structure lets as many go as it takes in).
   const live = row ? classKeeps(k.kept, row.counts, inFlight, z, params.keptShare) : 'kept';

@@ -57,6 +57,8 @@ export interface KeptRate {
   readonly kept: readonly number[];
   /** Index of the first interval counted as late. */
   readonly lateFrom: number;
+  /** The same z over every interval: growth the early intervals show that the late ones cannot confirm. */
+  readonly zAll: number;
   /**
    * How many standard errors the late rate is below the early one (counts as Poisson): growth that is
    * levelling off (a cache filling over a long tail of keys) is not yet a leak. 0 without early intervals.
@@ -78,8 +80,15 @@ export function keptRate(born: readonly number[], work: readonly number[], inFli
   const last = m - 1;
   const kept = born.map((b, k) => (k === last ? b - Math.min(b, inFlight.level) : b));
   const from = lateFrom(m);
+  const late = weightedRate(kept, work, inFlight, from);
+  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, inFlight, 0).z, slowdownZ: slowdown(kept, work, from, inFlight) };
+}
+
+/** The kept rate from interval `from` on, each interval weighed by the inverse of its variance under "nothing is kept". */
+function weightedRate(kept: readonly number[], work: readonly number[], inFlight: InFlight, from: number): { rate: number; se: number; z: number } {
+  const last = kept.length - 1;
   let weighted = 0, weights = 0;
-  for (let k = from; k < m; k++) {
+  for (let k = from; k < kept.length; k++) {
     const variance = k === last ? Math.max(inFlight.level, ZERO_COUNT_VARIANCE) + inFlight.variance : ZERO_COUNT_VARIANCE;
     // Rate in interval k is kept[k] / work[k], its variance variance / work[k]²: weight work² / variance.
     const w = (work[k]! * work[k]!) / variance;
@@ -88,7 +97,7 @@ export function keptRate(born: readonly number[], work: readonly number[], inFli
   }
   const rate = weights > 0 ? weighted / weights : 0;
   const se = weights > 0 ? 1 / Math.sqrt(weights) : Infinity;
-  return { rate, se, z: se > 0 ? rate / se : 0, kept, lateFrom: from, slowdownZ: slowdown(kept, work, from, inFlight) };
+  return { rate, se, z: se > 0 ? rate / se : 0 };
 }
 
 /** The early rate less the late one, in standard errors of the difference (kept counts as Poisson). */
@@ -103,7 +112,7 @@ function slowdown(kept: readonly number[], work: readonly number[], from: number
 
 /**
  * What the class's live count says of the group's kept objects, against `z` standard deviations of the
- * in-flight count at the two ends: `kept` when it rose (objects that live long but die, a keyed cache
+ * in-flight count at the two ends: `kept` when it rose, by keptShare of the kept objects at least (objects that live long but die, a keyed cache
  * that replaces its values, TTL entries, are survivors too, and leave the count flat); `replaced` when
  * its rise is below keptShare of the kept objects; `unsure` between (a busy class: more snapshots tell).
  */
@@ -112,7 +121,7 @@ export function classKeeps(kept: readonly number[], live: readonly number[], inF
   const rise = live[live.length - 1]! - live[0]!;
   const sd = Math.sqrt(2 * Math.max(inFlight.level, ZERO_COUNT_VARIANCE));
   if (rise + z * sd < keptShare * total) return 'replaced';
-  return rise >= z * sd ? 'kept' : 'unsure';
+  return rise >= z * sd && rise >= keptShare * total ? 'kept' : 'unsure';
 }
 
 /** The z a group must reach when `tested` groups were tested: the false-alarm chance shared among them. */
