@@ -1,18 +1,19 @@
-// Builds an agent-like heap of a requested snapshot size and writes it, plus an "after" snapshot of the
-// same process once the heap has grown (a leak to diff), with v8.writeHeapSnapshot. Cached by version.
+// Builds an agent-like heap of a requested snapshot size and writes it, plus an "after" and a "later"
+// snapshot of the same process, each once the heap has grown again (a leak to diff, and a series of
+// three), with v8.writeHeapSnapshot. Cached by version.
 //   node --max-old-space-size=12000 bench/generate-agent-heap.js --mb 300 [--out-dir bench/out] [--force]
-// Prints one JSON line to stdout: { generatorVersion, targetMb, before, after, bytes, afterBytes, units, ... }.
+// Prints one JSON line to stdout: { generatorVersion, targetMb, before, after, later, bytes, afterBytes, laterBytes, units, ... }.
 import { writeHeapSnapshot } from 'node:v8';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 // Bump when the heap's shape changes: cached snapshots of another version are rebuilt.
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2; // 2: the "later" snapshot
 // Calibrated on Node 20 (file size in 10^6 bytes ≈ BASE_MB + units / UNITS_PER_MB); re-tune when the heap's shape changes.
 const BASE_MB = 4.5;
 const UNITS_PER_MB = 17;
-const GROWTH = 0.05; // the "after" snapshot holds this share more units, kept by a leaking listener list
+const GROWTH = 0.05; // "after" (and "later" again) holds this share more units, kept by a leaking listener list
 
 const { values: args } = parseArgs({
   options: {
@@ -30,7 +31,7 @@ const outDir = args['out-dir'];
 const base = join(outDir, `agent-${targetMb}mb`);
 const metaPath = `${base}.json`;
 const cached = readMeta(metaPath);
-if (!args.force && cached?.generatorVersion === GENERATOR_VERSION && existsSync(cached.before) && existsSync(cached.after)) {
+if (!args.force && cached?.generatorVersion === GENERATOR_VERSION && existsSync(cached.before) && existsSync(cached.after) && existsSync(cached.later)) {
   console.log(JSON.stringify({ ...cached, cached: true }));
   process.exit(0);
 }
@@ -164,9 +165,14 @@ const bytes = snapshotTo(before);
 for (let i = 0; i < Math.round(units * GROWTH); i++) addUnit(units + i, true);
 console.error(`generate: grown by ${(GROWTH * 100).toFixed(0)}%; writing ${after}`);
 const afterBytes = snapshotTo(after);
+const grown = Math.round(units * GROWTH);
+for (let i = 0; i < grown; i++) addUnit(units + grown + i, true);
+const later = `${base}-later.heapsnapshot`;
+console.error(`generate: grown by ${(GROWTH * 100).toFixed(0)}% again; writing ${later}`);
+const laterBytes = snapshotTo(later);
 const meta = {
-  generatorVersion: GENERATOR_VERSION, targetMb, units, before, after, bytes, afterBytes,
+  generatorVersion: GENERATOR_VERSION, targetMb, units, before, after, later, bytes, afterBytes, laterBytes,
   node: process.version, seconds: Math.round((Date.now() - started) / 1000),
 };
-writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`); // written last: its presence means both files are whole
+writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`); // written last: its presence means all three files are whole
 console.log(JSON.stringify(meta));

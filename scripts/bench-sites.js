@@ -26,7 +26,7 @@ const log = (line) => process.stderr.write(`bench:sites: ${line}\n`);
 // Per fixture: the lines to change (`exact`), and the first line of the function around them (`fn`):
 // V8 records functions, not statements, so naming that function is right too, at a coarser grain. The
 // zoo cases' lines are their `BUG` markers (or the call that makes the closure a marker is in): the zoo
-// was written to test verdicts, not these rules, so it is the test on programs they were not tuned on.
+// was written to test verdicts, but the site rules were adjusted after these runs: a development set too.
 // `fn` defaults to the `function` declaration around the first line.
 const zoo = (name, exact, { rate = 100, fn } = {}) => ({
   name: `zoo/${name}`, every: rate, rate,

@@ -2,7 +2,9 @@
 // `npm run bench`: leakhunt against its peers on generated agent-like snapshots, side by side in one run.
 // Median wall time of N runs and peak RSS (GNU time -v, or all processes of a run summed when larger) per tool and size; writes a Markdown table to stdout
 // and bench/out/results.{md,json}; progress goes to stderr. Peer tools live in bench/ with their own lockfile.
-//   node scripts/bench.js [--sizes 50,300] [--large] [--runs 3] [--tools leakhunt,diff,memlab,vscode,heapsnapshot-parser]
+// The signature-mode rows (`diff --across-processes`, and a three-file series so compared) stand beside the id-mode
+// diff of the same files, and their ratios are to it.
+//   node scripts/bench.js [--sizes 50,300] [--large] [--runs 3] [--tools leakhunt,diff,diff-across,series,series-across,memlab,…]
 //                         [--timeout-min 15] [--heap-mb 16000] [--leakhunt bin/leakhunt.js]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -22,7 +24,7 @@ const { values: opts } = parseArgs({
     sizes: { type: 'string', default: '50,300' },
     large: { type: 'boolean', default: false },
     runs: { type: 'string', default: '3' },
-    tools: { type: 'string', default: 'leakhunt,diff,memlab,vscode,heapsnapshot-parser' },
+    tools: { type: 'string', default: 'leakhunt,diff,diff-across,series,series-across,memlab,vscode,heapsnapshot-parser' },
     'timeout-min': { type: 'string', default: '15' },
     'heap-mb': { type: 'string', default: '16000' },
     leakhunt: { type: 'string', default: 'bin/leakhunt.js' }, // another build's bin, to compare against a baseline
@@ -33,10 +35,23 @@ const runs = Number(opts.runs);
 const timeoutMs = Number(opts['timeout-min']) * 60_000;
 const nodeFlags = [`--max-old-space-size=${Number(opts['heap-mb'])}`];
 
-// Each tool: a label and the node argv for one snapshot pair. `diff` is compared with 2× leakhunt analyze.
+// Each tool: a label and the node argv for one snapshot pair (and its third, `later`). `vs` names the row its
+// ratios are taken to and `times` scales it: `diff` is compared with 2× leakhunt analyze; the signature mode
+// (snapshots whose ids cannot line up: other inspector sessions, other instances) with the id mode on the
+// same files, which is its target (DESIGN.md: ≤ 1.3× the time, ≤ 1.15× the peak RSS).
+const lh = (...args) => [opts.leakhunt, ...args, '--json'];
 const TOOLS = {
-  leakhunt: { label: 'leakhunt analyze', argv: (s) => [opts.leakhunt, 'analyze', s.before, '--json'], json: true },
-  diff: { label: 'leakhunt diff', argv: (s) => [opts.leakhunt, 'diff', s.before, s.after, '--json'], json: true },
+  leakhunt: { label: 'leakhunt analyze', argv: (s) => lh('analyze', s.before), json: true },
+  diff: { label: 'leakhunt diff', argv: (s) => lh('diff', s.before, s.after), json: true, vs: 'leakhunt', times: 2, note: 'time ÷ (2 × analyze)' },
+  'diff-across': {
+    label: 'leakhunt diff --across-processes', argv: (s) => lh('diff', s.before, s.after, '--across-processes'), json: true,
+    vs: 'diff', rss: true, note: '÷ leakhunt diff (id mode), same files',
+  },
+  series: { label: 'leakhunt diff, 3 files', argv: (s) => lh('diff', s.before, s.after, s.later), json: true, vs: 'leakhunt', times: 3, note: 'time ÷ (3 × analyze)' },
+  'series-across': {
+    label: 'leakhunt diff, 3 files, --across-processes', argv: (s) => lh('diff', s.before, s.after, s.later, '--across-processes'), json: true,
+    vs: 'series', rss: true, note: '÷ leakhunt diff, 3 files (id mode)',
+  },
   memlab: { label: '@memlab/core', argv: (s) => ['bench/tools/memlab.js', s.before] },
   vscode: { label: '@vscode/v8-heap-parser', argv: (s) => ['bench/tools/vscode.js', s.before] },
   'heapsnapshot-parser': { label: 'heapsnapshot-parser', argv: (s) => ['bench/tools/heapsnapshot-parser.js', s.before] },
@@ -54,7 +69,7 @@ const log = (line) => console.error(`bench: ${line}`);
 // --- setup -----------------------------------------------------------------------------------------------
 
 function ensurePeerTools() {
-  if (existsSync(join(BENCH, 'node_modules'))) return;
+  if (existsSync(join(BENCH, 'node_modules')) || tools.every((t) => TOOLS[t].json)) return; // leakhunt rows need no peer
   log('installing the peer tools into bench/node_modules (npm ci, no install scripts, no browser download)');
   // --ignore-scripts: none of the peers needs one; it keeps puppeteer (a dependency of @memlab/core) from
   // fetching a browser and the optional `sleep` addon from running node-gyp (which would fetch headers).
@@ -182,7 +197,7 @@ async function benchSize(mb, mode) {
       if (res.error) continue; // failures are deterministic here: don't spend the time again
       log(`${mb} MB · ${TOOLS[t].label} · run ${run}/${runs} ...`);
       let r = await measure(TOOLS[t].argv(snap), mode);
-      if (TOOLS[t].json) r = checkLeakhunt(r, t === 'diff');
+      if (TOOLS[t].json) r = checkLeakhunt(r, t !== 'leakhunt');
       else if (r.ok) try { res.summary = JSON.parse(r.stdout.trim().split('\n').pop()); } catch { /* informative only */ }
       if (r.summary) res.summary = r.summary;
       res.runs.push({ wallS: round(r.wallS, 2), rssKiB: r.rssKiB });
@@ -196,7 +211,7 @@ async function benchSize(mb, mode) {
     res.peakRssMiB = Math.round(Math.max(...res.runs.map((r) => r.rssKiB)) / 1024);
   }
   load1.push(loadavg()[0]);
-  return { mb, load1: load1.map((x) => round(x, 1)), file: snap.before, bytes: snap.bytes, afterBytes: snap.afterBytes, tools: results };
+  return { mb, load1: load1.map((x) => round(x, 1)), file: snap.before, bytes: snap.bytes, afterBytes: snap.afterBytes, laterBytes: snap.laterBytes, tools: results };
 }
 
 const round = (x, digits) => Number(x.toFixed(digits));
@@ -213,7 +228,8 @@ function toMarkdown({ machine: m, settings, sizes: done }) {
     `Each tool: ${settings.runs} run(s) interleaved, median wall time; peak RSS is the largest of the runs ` +
       `(${settings.rssFrom}); node ${settings.nodeFlags.join(' ')}; timeout ${settings.timeoutMin} min. ` +
       '"÷ leakhunt" is the tool over `leakhunt analyze` (above 1: leakhunt is faster/smaller); for `diff` it is ' +
-      'over 2× analyze. 1-minute load average before/after each size: ' +
+      'over 2× analyze (3× for 3 files), for the `--across-processes` rows over the id-mode diff of the same files ' +
+      '(peak RSS ÷ file is over the first file). 1-minute load average before/after each size: ' +
       `${done.map((s) => `${(s.bytes / 1e6).toFixed(0)} MB ${s.load1.join('/')}`).join(', ')} (on ${m.cpus} CPUs).`,
     '',
     '| snapshot | tool | wall s (median) | peak RSS MiB | RSS ÷ file | time ÷ leakhunt | RSS ÷ leakhunt | note |',
@@ -221,8 +237,9 @@ function toMarkdown({ machine: m, settings, sizes: done }) {
   ];
   for (const size of done) {
     const fileMiB = size.bytes / MiB;
-    const base = size.tools.leakhunt?.medianS ? size.tools.leakhunt : undefined;
     for (const [t, r] of Object.entries(size.tools)) {
+      const tool = TOOLS[t];
+      const base = size.tools[tool.vs ?? 'leakhunt']?.medianS ? size.tools[tool.vs ?? 'leakhunt'] : undefined;
       const name = `${(size.bytes / 1e6).toFixed(0)} MB`;
       if (r.error) {
         const rss = r.failedRssMiB ? ` at ${r.failedRssMiB} MiB` : ''; // GNU time reports nothing for a timed-out run
@@ -231,9 +248,10 @@ function toMarkdown({ machine: m, settings, sizes: done }) {
         continue;
       }
       const vs = (x, y, scale = 1) => (base && t !== 'leakhunt' ? (x / (y * scale)).toFixed(2) : '');
-      lines.push(`| ${name} | ${TOOLS[t].label} | ${r.medianS.toFixed(1)} | ${r.peakRssMiB} | ` +
-        `${(r.peakRssMiB / fileMiB).toFixed(2)} | ${vs(r.medianS, base?.medianS, t === 'diff' ? 2 : 1)} | ` +
-        `${t === 'diff' ? '' : vs(r.peakRssMiB, base?.peakRssMiB)} | ${t === 'diff' ? 'time ÷ (2 × analyze)' : ''} |`);
+      const rssVs = !tool.vs || tool.rss; // a diff of n files against n × analyze: time only
+      lines.push(`| ${name} | ${tool.label} | ${r.medianS.toFixed(1)} | ${r.peakRssMiB} | ` +
+        `${(r.peakRssMiB / fileMiB).toFixed(2)} | ${vs(r.medianS, base?.medianS, tool.times ?? 1)} | ` +
+        `${rssVs ? vs(r.peakRssMiB, base?.peakRssMiB) : ''} | ${tool.note ?? ''} |`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -66,7 +66,7 @@ for (const node of nodes) {
       try {
         const run = across ? await runZooCaseAcross(c, node) : await runZooCase(c, node);
         row.nodeVersion = run.nodeVersion;
-        const judgement = run.out ? judgeZooRun(c.expect, run.out) : { right: false, wrong: ['no answer'], unchecked: [] };
+        const judgement = run.out ? judgeZooRun(c.expect, run.out, across ? undefined : run.exitCode) : { right: false, wrong: ['no answer'], unchecked: [] };
         const right = judgement.right && run.problems.length === 0;
         record = {
           right,

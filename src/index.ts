@@ -5,7 +5,7 @@ import { summarizeSnapshot, type SnapshotSummary, type SummarizeOptions } from '
 import { parseSnapshotFile } from './snapshot/parse.js';
 import { labelChain } from './diagnose/chain-labels.js';
 import type { Finding, Verdict } from './diagnose/finding.js';
-import { findCapturedStores, findSuspects } from './diagnose/suspects.js';
+import { findCapturedStores, findSuspects, inFlightNote } from './diagnose/suspects.js';
 
 export { parseSnapshotFile, parseSnapshotChunks, type ParseOptions } from './snapshot/parse.js';
 export { HeapGraph } from './snapshot/heap-graph.js';
@@ -36,10 +36,12 @@ export async function analyzeSnapshotFile(path: string, options: AnalyzeFileOpti
   const capturedStores = analysis.dominatorsUnderWay ? findCapturedStores(analysis) : undefined;
   const summary = summarizeSnapshot(analysis, options);
   options.onPhase?.('suspects' as AnalysisPhase);
-  const findings = findSuspects(analysis, labelChain, capturedStores);
+  const { findings, heldInFlight } = findSuspects(analysis, labelChain, capturedStores);
   const verdict: Verdict = findings.length > 0 ? 'suspect' : 'none';
   const evidence = findings.length > 0
     ? [findings[0]!.evidence[0]!, 'one snapshot shows what is held, not what grows: confirm with `leakhunt diff` or `leakhunt attach`']
-    : ['nothing suspicious in one snapshot (no AsyncLocalStorage stores held by async resources, no duplicated singletons)'];
+    : heldInFlight > 0
+      ? [`nothing suspicious in one snapshot: no AsyncLocalStorage stores or duplicated singletons held beyond the turns in flight${inFlightNote(heldInFlight, false)}`]
+      : ['nothing suspicious in one snapshot (no AsyncLocalStorage stores held by async resources, no duplicated singletons)'];
   return { ...summary, verdict, evidence, findings };
 }

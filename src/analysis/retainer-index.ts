@@ -85,3 +85,24 @@ export function retainingEdgeOf(graph: HeapGraph, mask: Uint8Array, index: Retai
   }
   return -1;
 }
+
+/**
+ * retainingEdgeOf for many nodes at once: per node v, out[v] = the edge behind retainer slot slotOf[v]
+ * (-1 where that is negative), in one pass over the edges that numbers the slots as buildRetainerIndex did. One
+ * lookup scans its holder's edges up to the one wanted, so asking it for every element of a large array
+ * costs the square of its length; this pass costs the edges once.
+ */
+export function retainingEdgesOf(graph: HeapGraph, mask: Uint8Array, index: RetainerIndex, slotOf: Int32Array, out: Int32Array, scratch: Scratch): void {
+  const { nodeCount, firstEdge, edgeTarget } = graph;
+  out.fill(-1, 0, nodeCount);
+  const cursor = scratch.u32(nodeCount);
+  cursor.set(index.firstRetainer.subarray(0, nodeCount));
+  for (let u = 0; u < nodeCount; u++) {
+    for (let e = firstEdge[u]!, end = firstEdge[u + 1]!; e < end; e++) {
+      if (mask[e] === 0) continue;
+      const v = edgeTarget[e]!;
+      if (cursor[v]!++ === slotOf[v]) out[v] = e;
+    }
+  }
+  scratch.give(cursor);
+}

@@ -100,12 +100,17 @@ export class RetainerPaths {
   parentSlot(ordinal: number): number {
     const memo = this.#parentSlot.get(ordinal);
     if (memo !== undefined) return memo;
-    const slot = this.#findParentSlot(ordinal);
+    const slot = this.findParentSlot(ordinal);
     this.#parentSlot.set(ordinal, slot);
     return slot;
   }
 
-  #findParentSlot(v: number): number {
+  /**
+   * parentSlot without the memo, for a caller that asks once per node and keeps what it derives
+   * (path-signatures.ts keeps a signature per node): a memo entry per node of the heap would cost more
+   * than the search.
+   */
+  findParentSlot(v: number): number {
     const graph = this.#graph;
     if (v === graph.rootOrdinal) return NONE;
     const lasting = this.#lasting;

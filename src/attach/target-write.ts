@@ -17,8 +17,11 @@ import { PROC_ROOT, readProcStatus } from './proc-status.js';
 
 export type SnapshotMethod = 'target-wrote' | 'streamed';
 
-/** Why the target cannot write `file` itself (then the snapshot is streamed), or undefined when it can. */
-export function targetWriteRefusal(localPid: number | undefined, file: string, procRoot = PROC_ROOT): string | undefined {
+/**
+ * Why the target cannot write files that leakhunt reads, whatever the directory: not a local process,
+ * another root or mount namespace (a container, a pod's other container), another file-system uid.
+ */
+export function targetFilesystemRefusal(localPid: number | undefined, procRoot = PROC_ROOT): string | undefined {
   if (localPid === undefined) return 'the target is not a local process (--port / --ws): it cannot write where leakhunt reads';
   try {
     const theirs = statSync(`${procRoot}/${localPid}/root`);
@@ -33,6 +36,13 @@ export function targetWriteRefusal(localPid: number | undefined, file: string, p
   const theirUid = readProcStatus(localPid, procRoot).uids[3];
   const ourUid = readProcStatus('self', procRoot).uids[3];
   if (theirUid === undefined || theirUid !== ourUid) return `pid ${localPid} writes files as uid ${theirUid ?? '?'}, leakhunt as uid ${ourUid ?? '?'}: it could not open the file leakhunt creates`;
+  return undefined;
+}
+
+/** Why the target cannot write `file` itself (then the snapshot is streamed), or undefined when it can. */
+export function targetWriteRefusal(localPid: number | undefined, file: string, procRoot = PROC_ROOT): string | undefined {
+  const refusal = targetFilesystemRefusal(localPid, procRoot);
+  if (refusal !== undefined) return refusal;
   const dir = dirname(file);
   const mode = statSync(dir).mode;
   if ((mode & 0o022) !== 0) return `${dir} is writable by others (mode ${(mode & 0o777).toString(8)}): leakhunt writes there itself`;

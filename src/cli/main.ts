@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   watch: async () => (await import('./commands/watch.js')).registerWatch,
   profile: async () => (await import('./commands/profile.js')).registerProfile,
   report: async () => (await import('./commands/report.js')).registerReport,
+  mcp: async () => (await import('./commands/mcp.js')).registerMcp,
 };
 
 /** The commands `argv` needs registered: the one it names, or all of them (help, typos, no command). */

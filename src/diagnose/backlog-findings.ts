@@ -23,13 +23,23 @@ interface BacklogRow {
   readonly row: ClassDiffRow;
   readonly drained: boolean;
   readonly turnover: number;
+  /** LangGraph's checkpoint puts waiting in a run's put chain (checkpointPutsRow). */
+  readonly checkpointPuts?: true;
 }
 
-/** High turnover while the count piles up (still rising, or risen then fallen back). */
+/**
+ * High turnover while the count piles up (still rising, or risen then fallen back); or checkpoint puts
+ * waiting in LangGraph's put chain (checkpointPutsRow).
+ */
 function backlogRows(diff: DiffResult, floor: Significance): BacklogRow[] {
   const out: BacklogRow[] = [];
   for (const row of diff.classes) {
     if (!row.deletedPerInterval || V8_INTERNAL.test(row.name) || TIME_DRIVEN.test(row.name)) continue;
+    const puts = checkpointPutsRow(row, diff);
+    if (puts) {
+      out.push(puts);
+      continue;
+    }
     const peak = Math.max(...row.counts);
     // Piled up: at least doubled from the first snapshot, not a handful.
     if (peak < MIN_BACKLOG_COUNT || peak < 2 * row.counts[0]!) continue;
@@ -41,19 +51,64 @@ function backlogRows(diff: DiffResult, floor: Significance): BacklogRow[] {
     const rising = row.counts.every((c, k) => k === 0 || c - row.counts[k - 1]! >= Math.max(5, 0.25 * row.counts[k - 1]!));
     const drained = drainedAfterPeak(row.counts);
     if (!rising && !drained) continue;
-    let replaced = 0, base = 0;
-    row.deletedPerInterval.forEach((d, k) => {
-      replaced += d;
-      base += row.counts[k]!;
-    });
-    const turnover = base > 0 ? replaced / base : 0;
+    const turnover = turnoverOf(row);
     // Still rising, only turnover tells pending work from kept objects; fallen back, the fall itself does.
     if (!drained && turnover < MIN_TURNOVER) continue;
     out.push({ row, drained, turnover });
   }
+  // The checkpoint puts first: they name the cause the other pending classes (promises, a pool's waiters) share.
   const peakSize = (r: BacklogRow) => Math.max(...r.row.sizes);
-  return out.sort((a, b) => peakSize(b) - peakSize(a));
+  return out.sort((a, b) => Number(b.checkpointPuts === true) - Number(a.checkpointPuts === true) || peakSize(b) - peakSize(a));
 }
+
+/** Share of the members replaced between snapshots (deleted over the counts they were deleted from). */
+function turnoverOf(row: ClassDiffRow): number {
+  let replaced = 0, base = 0;
+  row.deletedPerInterval?.forEach((d, k) => {
+    replaced += d;
+    base += row.counts[k]!;
+  });
+  return base > 0 ? replaced / base : 0;
+}
+
+/**
+ * Checkpoint puts waiting in LangGraph's put chain (CHECKPOINT_CHAIN.puts): pending by what they are, so
+ * no pile-up across the series is needed to call them a backlog, only that many waited at once — at
+ * least MIN_PUTS_WAITING in one snapshot, and at least PUTS_PER_RUN per run in flight (`PregelLoop`)
+ * there: under durability "sync" a step waits for its write, so a run has at most one put pending;
+ * more means the run went on without waiting and its writes queue behind the saver — and that they
+ * were replaced between snapshots (they complete). With long turns they fill during a run's fast steps
+ * and drain during its slow ones, so time-paced snapshots find them anywhere from full to empty
+ * (7 → 31 → 0); `drained` when the count fell back after a peak anywhere in the series. No byte floor: each put holds a copy of the checkpoint's top level, while the channel
+ * values it carries are shared with the run's pending task writes (class retained sizes count neither).
+ */
+function checkpointPutsRow(row: ClassDiffRow, diff: DiffResult): BacklogRow | undefined {
+  if (!CHECKPOINT_CHAIN.puts.test(row.name)) return undefined;
+  const runs = diff.classes.find((r) => r.name === RUN_LOOP)?.counts;
+  const peak = Math.max(...row.counts);
+  const at = row.counts.indexOf(peak);
+  if (peak < MIN_PUTS_WAITING || peak < PUTS_PER_RUN * Math.max(1, runs?.[at] ?? 0)) return undefined;
+  const turnover = turnoverOf(row);
+  if (turnover < MIN_TURNOVER) return undefined;
+  // Drained when the count fell back after a peak anywhere in the series (between turns), not only at its end.
+  const drained = row.counts.some((_, k) => k > 0 && drainedAfterPeak(row.counts.slice(0, k + 1)));
+  return { row, drained, turnover, checkpointPuts: true };
+}
+
+/** LangGraph's run loop: one per run in flight (recognisers.ts CHECKPOINT_CHAIN.classes). */
+const RUN_LOOP = 'PregelLoop';
+/**
+ * Checkpoint puts pending per run from which the run did not wait for its writes: durability "sync" keeps
+ * one (a step waits for its put), "async" with a saver that keeps up one or two.
+ */
+const PUTS_PER_RUN = 3;
+/**
+ * Checkpoint puts waiting at once that make a backlog: more than a handful. The class is known to be
+ * pending (no noise to rise above), and a time-paced snapshot catches a queue that fills and drains within
+ * a turn below its peak most of the time (story B with long turns: 5–32 puts at a snapshot, one run in
+ * flight), so the per-run share decides, not a pile-up size.
+ */
+const MIN_PUTS_WAITING = 5;
 
 function drainText(drained: boolean): string {
   return drained
@@ -65,8 +120,11 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
   const { input } = ctx;
   const n = input.diff.snapshots.length;
   const rows = backlogRows(input.diff, ctx.significance).filter(({ row }) => !known.some((f) => f.className === row.name));
-  return rows.slice(0, 3).map(({ row, drained, turnover }) => {
+  return rows.slice(0, 3).map(({ row, drained, turnover, checkpointPuts }) => {
     const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
+    const what = checkpointPuts
+      ? `checkpoint puts waiting in LangGraph's put chain, each carrying its copy of the checkpoint`
+      : 'pending work, not kept objects';
     return {
       kind: 'backlog',
       className: row.name,
@@ -75,9 +133,9 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
       ...rates(Math.max(0, row.countDelta), input, n - 1),
       retainedSize: Math.max(...row.retainedSizes),
       chain: group?.chain ?? [],
-      ...fixFields(backlogFix(group?.chain ?? [], row.name, checkpointRunsPileUp(input.diff))),
+      ...fixFields(backlogFix(group?.chain ?? [], row.name, checkpointWritesPileUp(input.diff))),
       evidence: [
-        `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: pending work, not kept objects`,
+        `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: ${what}`,
         drainText(drained),
       ],
       drained,
@@ -95,10 +153,23 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
 function checkpointRunsPileUp(diff: DiffResult): boolean {
   return diff.classes.some((r) => {
     if (!CHECKPOINT_CHAIN.classes.test(r.name)) return false;
+    // Run loops born before the last interval and still alive at the end outlived their runs: kept (a
+    // graph leaked with every turn, story A), not runs waiting for their writes.
+    const s = r.survivorCounts;
+    if (s && s.length >= 3 && s[s.length - 2]! >= MIN_RUNS) return false;
     const peak = Math.max(...r.counts);
     const roseEveryInterval = r.counts.length >= 3 && r.counts.every((c, i) => i === 0 || c > r.counts[i - 1]!);
     return peak >= MIN_RUNS && (roseEveryInterval || peak >= 2 * Math.min(...r.counts));
   });
+}
+
+/**
+ * LangGraph's checkpoint writes pile up: its runs do (checkpointRunsPileUp), or its puts wait in the put
+ * chain (checkpointPutsRow). Then every backlog of the series — the promises of the put chain, a saver's
+ * pool waiters — gets the durability advice.
+ */
+function checkpointWritesPileUp(diff: DiffResult): boolean {
+  return checkpointRunsPileUp(diff) || diff.classes.some((r) => r.deletedPerInterval !== null && checkpointPutsRow(r, diff) !== undefined);
 }
 
 /** Runs in flight that make a pile-up (a handful is a graph's own concurrency). */
@@ -136,7 +207,7 @@ export function throughPendingWork(diff: DiffResult, f: Finding): Finding {
   return {
     ...f,
     kind: 'backlog',
-    ...fixFields(backlogFix(f.chain, f.className, checkpointRunsPileUp(diff))),
+    ...fixFields(backlogFix(f.chain, f.className, checkpointWritesPileUp(diff))),
     evidence: [
       at === 0
         ? `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}: pending operations waiting${queue ? ` in ${queue}` : ''}, each released when it completes; ${done} of them completed between snapshots, so the work moves but arrives faster than it completes`

@@ -153,7 +153,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
         ? 'compared by retainer path (the object ids do not line up): no path\'s live count grew with the work in every interval beyond the floor'
         : 'snapshots of different processes: only class totals compared, no growth found in them'));
   }
-  if (memoryText && verdict !== 'external' && verdict !== 'native') {
+  // Beside findings, a timeline that cannot tell growth from GC noise adds nothing (it stays in `memory`).
+  const timelineSays = memory !== undefined && (memory.growing.length > 0 || findings.length + backlog.length === 0);
+  if (memoryText && timelineSays && verdict !== 'external' && verdict !== 'native') {
     evidence.push(nativeCounts ? memoryText : `${memoryText} (RSS includes what each heap snapshot leaves behind in the target)`);
   }
   return { verdict, evidence, findings: [...findings, ...backlog], ...(memory ? { memory } : {}), model, ...(candidates.length > 0 ? { candidates } : {}) };

@@ -1,9 +1,12 @@
 // The change to suggest for a growing group, chosen from what its chain says: the labels (an
 // AsyncLocalStorage store captured by a timer or socket, a framework object) first, then the
-// container that holds it (a Map, an array, an EventEmitter's listeners, a closure).
+// container that holds it (a Map, an array, an EventEmitter's listeners, a closure). In a series, the
+// holder the growth hangs on — the first hop that was there before the first snapshot
+// (fold-findings.ts anchorOf) — decides it when its kind is known (holderFix): a module variable's
+// context and the closure that uses it are on the chain only because the holder is reachable from them.
 
 import type { ChainHop } from '../analysis/chain-description.js';
-import { CHECKPOINT_CHAIN } from './recognisers.js';
+import { CHECKPOINT_CHAIN, HOLDER_OWNERS } from './recognisers.js';
 
 /** A fix in two parts: why the objects stay (what the chain shows) and what to change. */
 export interface Fix {
@@ -64,20 +67,11 @@ function containerFix(className: string, chain: readonly ChainHop[], closures = 
     const hop = chain[i]!;
     const held = chain[i - 1]!.edge;
     const name = hop.node.className;
-    if (held?.name === 'table' && held.type === 'internal' && /^(Map|Set)/.test(name)) {
-      const owner = hop.edge?.name;
-      return { at: i, fix: { why: `${className} entries are added to the ${name} @${hop.node.id}${owner ? ` "${owner}"` : ''} and never deleted`, action: 'delete them when done, or bound it (LRU / TTL eviction)' } };
-    }
+    if (held?.name === 'table' && held.type === 'internal' && /^(Map|Set)/.test(name)) return { at: i, fix: mapFix(className, hop) };
     // Listeners live in an array under the emitter's `_events`: that is the listener case, not an array.
     const underEvents = hop.edge?.name === '_events' || chain[i + 1]?.edge?.name === '_events';
-    if (name === 'Array' && held?.type === 'element' && !underEvents) {
-      const owner = hop.edge?.name;
-      return { at: i, fix: { why: `${className} objects are pushed into the array${owner ? ` "${owner}"` : ''} (Array @${hop.node.id}) and never removed`, action: 'remove them when done, or keep one shared instance' } };
-    }
-    if (hop.edge?.name === '_events' || held?.name === '_events') {
-      const emitter = hop.edge?.name === '_events' ? chain[i + 1] : hop;
-      return { at: i, fix: { why: `a listener is added per request to the EventEmitter ${emitter ? `${emitter.node.className} @${emitter.node.id}` : ''} and never removed`, action: 'remove it when the request ends (emitter.off/removeListener), or use once()' } };
-    }
+    if (name === 'Array' && held?.type === 'element' && !underEvents) return { at: i, fix: arrayFix(className, hop) };
+    if (hop.edge?.name === '_events' || held?.name === '_events') return { at: i, fix: listenerFix(chain, i) };
     // A timer's callback (or its arguments) holding the request's objects: the timer is what is never cleared.
     const timer = chain[i + 1];
     if (closures && timer?.node.className === 'Timeout' && /^(_onTimeout|_timerArgs)$/.test(hop.edge?.name ?? '')) {
@@ -86,6 +80,75 @@ function containerFix(className: string, chain: readonly ChainHop[], closures = 
     if (closures && hop.node.type === 'closure') {
       return { at: i, fix: { why: `a function kept alive by ${holderText(chain, i + 1)} closes over per-request data (${className})`, action: 'drop the function when the request ends, or don\'t capture the request\'s objects' } };
     }
+  }
+  return undefined;
+}
+
+function mapFix(className: string, map: ChainHop): Fix {
+  const owner = map.edge?.name;
+  return { why: `${className} entries are added to the ${map.node.className} @${map.node.id}${owner ? ` "${owner}"` : ''} and never deleted`, action: 'delete them when done, or bound it (LRU / TTL eviction)' };
+}
+
+function arrayFix(className: string, array: ChainHop): Fix {
+  const owner = array.edge?.name;
+  return { why: `${className} objects are pushed into the array${owner ? ` "${owner}"` : ''} (Array @${array.node.id}) and never removed`, action: 'remove them when done, or keep one shared instance' };
+}
+
+/** The listener case at `i`: the hop is the emitter's `_events` or a listener array under it. */
+function listenerFix(chain: readonly ChainHop[], i: number): Fix {
+  const hop = chain[i]!;
+  const emitter = hop.edge?.name === '_events' ? chain[i + 1] : hop;
+  return { why: `a listener is added per request to the EventEmitter ${emitter ? `${emitter.node.className} @${emitter.node.id}` : ''} and never removed`, action: 'remove it when the request ends (emitter.off/removeListener), or use once()' };
+}
+
+/** `Owner @id "edge"`: the object holding hop `at` and the property it holds it by. */
+function ownerText(chain: readonly ChainHop[], at: number): string {
+  const owner = chain[at + 1];
+  const edge = chain[at]!.edge;
+  return owner ? `${owner.node.className} @${owner.node.id}${edge ? ` "${edge.name}"` : ''}` : `@${chain[at]!.node.id}`;
+}
+
+/**
+ * The fix from the lasting holder at `at` (the first hop there before the first snapshot), when its
+ * kind or owner says what accumulates: a checkpointer's storage, a metric's series, an emitter's
+ * listeners, a timer list, a Map or Set, an array, a plain object used as a dictionary (it gains a
+ * property per object: held under a data-like key, or an `Object` retaining many of them). Undefined
+ * when the kind says nothing, or when an AsyncLocalStorage store, the resource that captured it or
+ * pending work lies between the object and the holder (asyncContextFix or the backlog rule decides).
+ */
+export function holderFix(className: string, chain: readonly ChainHop[], at: number): Fix | undefined {
+  const hop = chain[at];
+  if (!hop || at < 1) return undefined;
+  if (chain.slice(0, at).some((h) => h.label?.kind === 'async-context' || h.label?.kind === 'async-resource' || h.label?.kind === 'pending-work')) return undefined;
+  const held = chain[at - 1]!.edge;
+  const owner = chain[at + 1];
+  const name = hop.node.className;
+  // A dictionary: a plain object (V8 names one in dictionary mode `Object`, a small fixed shape `{a, b}`)
+  // holding the object under a key that reads as data, or retaining many objects like it.
+  const dictionary = held?.type === 'property' && (held.redacted === true || (name === 'Object' && holdsMany(chain, at)));
+  if (owner && HOLDER_OWNERS.checkpointer.test(owner.node.className) && hop.edge?.type === 'property') {
+    return {
+      why: `${className} objects accumulate in the checkpointer's storage (${ownerText(chain, at)}, keyed by thread): it keeps every thread's checkpoints in process memory`,
+      action: 'delete each thread when its conversation ends (checkpointer.deleteThread(threadId)), or use a durable saver (SqliteSaver, PostgresSaver) instead of an in-memory one in production',
+    };
+  }
+  if ((owner && HOLDER_OWNERS.metric.test(owner.node.className)) || HOLDER_OWNERS.metricEdge.test(hop.edge?.name ?? '')) {
+    return {
+      why: `${className} objects are metric series added to ${ownerText(chain, at)}, one per distinct label set, and a label takes a new value per request`,
+      action: 'keep label cardinality bounded: label by the route template (/orders/:id), never the raw URL, ids or user input',
+    };
+  }
+  if (hop.edge?.name === '_events' || chain[at + 1]?.edge?.name === '_events') return listenerFix(chain, hop.edge?.name === '_events' ? at : at + 1);
+  if (name === 'TimersList' || hop.edge?.name === 'timerListMap') {
+    return { why: `timers started per request (in the timer list ${name} @${hop.node.id}) keep ${className} alive and are never cleared`, action: 'clearTimeout/clearInterval them when the request ends, or don\'t start one per request' };
+  }
+  if (/^(Map|Set)/.test(name)) return mapFix(className, hop);
+  if (name === 'Array' && held?.type === 'element') return arrayFix(className, hop);
+  if (dictionary && hop.node.type === 'object' && !name.startsWith('system /')) {
+    return {
+      why: `${className} objects are added to ${name} @${hop.node.id}${hop.edge ? ` "${hop.edge.name}"` : ''}, one property per key (keys taken from request data), and never deleted`,
+      action: 'delete the key when done, or bound it (LRU / TTL eviction)',
+    };
   }
   return undefined;
 }

@@ -61,11 +61,12 @@ function keptOf(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext)
 function judge(k: KeptRate, curve: Curve, row: ClassDiffRow | undefined, z: number, params: ModelParams): 'leak' | 'candidate' | undefined {
   if (k.z < params.zRuledOut) return undefined;
   const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null);
-  // The class's live count must not contradict it (a bounded structure lets as many go as it takes in).
-  if (row && !classKeeps(k.kept, row.counts, inFlight, z, params.keptShare)) return undefined;
+  // The class's live count must keep them (a bounded structure lets as many go as it takes in).
+  const live = row ? classKeeps(k.kept, row.counts, inFlight, z, params.keptShare) : 'kept';
+  if (live === 'replaced') return undefined;
   // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth
   // that is slowing down may still level off.
-  return k.z >= z && curve.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
+  return k.z >= z && live === 'kept' && curve.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
 }
 
 function hasAsyncContext(chain: readonly ChainHop[]): boolean {
@@ -75,12 +76,12 @@ function hasAsyncContext(chain: readonly ChainHop[]): boolean {
 function growthEvidence(className: string, count: number, born: readonly number[], row: ClassDiffRow | undefined, paths: number, k: KeptRate): string {
   const where = paths > 1 ? `along ${paths} retainer paths` : 'along one retainer path';
   const live = row ? `; ${className} alive: ${row.counts.join(' → ')}` : '';
-  return `${count} ${className} born after the first snapshot are still alive ${where} (born per interval and kept: ${born.join(', ')}; ${keptText(k)})${live}`;
+  return `${count} ${className} born after the first snapshot are still alive ${where}, kept per interval: ${born.join(', ')} (${zText(k.z)})${live}`;
 }
 
-/** The model's figure for a group, as the evidence states it. */
-export function keptText(k: KeptRate): string {
-  return `kept late in the series at ${k.z.toFixed(1)} standard errors above nothing kept`;
+/** How far the kept rate is above none, in the model's units (kept-model.ts). */
+function zText(z: number): string {
+  return `z = ${z >= 10 ? z.toFixed(0) : z.toFixed(1)}`;
 }
 
 /**
@@ -168,11 +169,15 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   });
   const zNeeded = leakZ(scored.length, ctx.params.falseAlarm);
   const open: Candidate[] = [];
-  for (const { c, row, k } of scored) {
+  // Largest first, a class summed over its paths competing with its single paths: the finding is the
+  // class's whole growth, its paths counted with it.
+  const judged = scored
+    .map((x) => ({ ...x, status: judge(x.k, x.c, x.row, zNeeded, ctx.params) }))
+    .filter((x) => x.status !== undefined)
+    .sort((a, b) => (a.status === b.status ? b.c.retainedSize - a.c.retainedSize : a.status === 'leak' ? -1 : 1));
+  for (const { c, row, k, status } of judged) {
     // A class already found by one of its paths is not found again by the sum of its paths.
     if (c.paths > 1 && found.has(c.className)) continue;
-    const status = judge(k, c, row, zNeeded, ctx.params);
-    if (!status) continue;
     const born = bornPerInterval(c.counts);
     if (status === 'candidate') {
       const count = c.counts[c.counts.length - 1]!;
@@ -230,7 +235,20 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
       externalSize: c.externalSize,
     });
   }
+  // A carrier (an array, a plain object, a closure) whose chain runs through a later finding's objects
+  // is held by it too (a queued job's arrays, found before the job because they retain more): one
+  // finding, the job's. The program's own objects keep their finding (a RunTree held through a client).
+  const absorbed = new Set<Finding>();
+  for (const f of findings) {
+    if (!headedByCarrier(f)) continue;
+    const holder = findings.find((h) => h !== f && !absorbed.has(h) && f.chain.slice(1).some((hop) => hop.node.className === h.className));
+    if (!holder) continue;
+    absorbed.add(f);
+    hold(alsoHeld, holder, f.className, f.count);
+    for (const [name, count] of alsoHeld.get(f) ?? []) hold(alsoHeld, holder, name, count);
+  }
   const result = findings
+    .filter((f) => !absorbed.has(f))
     .map((f) => {
       const named = namedAfterProgram(f, folded.get(f) ?? [], alsoHeld);
       const held = alsoHeld.get(named);

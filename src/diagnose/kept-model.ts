@@ -102,14 +102,17 @@ function slowdown(kept: readonly number[], work: readonly number[], from: number
 }
 
 /**
- * The class's live count keeps what the group kept: its rise over the series is at least keptShare of
- * the kept objects (keptShare), within `z` standard deviations of the in-flight count at the two ends.
+ * What the class's live count says of the group's kept objects, against `z` standard deviations of the
+ * in-flight count at the two ends: `kept` when it rose (objects that live long but die, a keyed cache
+ * that replaces its values, TTL entries, are survivors too, and leave the count flat); `replaced` when
+ * its rise is below keptShare of the kept objects; `unsure` between (a busy class: more snapshots tell).
  */
-export function classKeeps(kept: readonly number[], live: readonly number[], inFlight: InFlight, z: number, keptShare: number): boolean {
+export function classKeeps(kept: readonly number[], live: readonly number[], inFlight: InFlight, z: number, keptShare: number): 'kept' | 'replaced' | 'unsure' {
   const total = kept.reduce((a, b) => a + b, 0);
   const rise = live[live.length - 1]! - live[0]!;
   const sd = Math.sqrt(2 * Math.max(inFlight.level, ZERO_COUNT_VARIANCE));
-  return rise + z * sd >= keptShare * total;
+  if (rise + z * sd < keptShare * total) return 'replaced';
+  return rise >= z * sd ? 'kept' : 'unsure';
 }
 
 /** The z a group must reach when `tested` groups were tested: the false-alarm chance shared among them. */

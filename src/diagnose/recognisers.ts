@@ -100,8 +100,26 @@ export const FRAMEWORK_EDGES: readonly { readonly name: RegExp; readonly text: s
  * `_checkpointerChainedPromise`) or a checkpoint saver. Only a backlog held through these is LangGraph's
  * durability "async" backlog; any other backlog gets the generic advice (fixes.ts).
  */
-export const CHECKPOINT_CHAIN: { readonly edges: RegExp; readonly classes: RegExp } = {
+export const CHECKPOINT_CHAIN: { readonly edges: RegExp; readonly classes: RegExp; readonly puts: RegExp } = {
   edges: /^_checkpointerChainedPromise$/,
   /** LangGraph's savers are all named `…Saver` (MemorySaver, SqliteSaver, PostgresSaver), subclasses too. */
   classes: /^(PregelLoop|\w*Saver)$/,
+  /**
+   * A checkpoint put waiting in a run's put chain: the arguments of `BaseCheckpointSaver.put` that
+   * `PregelLoop._checkpointerPutAfterPrevious` keeps until the previous put landed, with a copy of the
+   * checkpoint. Pending by what it is: it exists only until its write is done.
+   */
+  puts: /^\{config, checkpoint, metadata, newVersions\}$/,
+};
+
+/**
+ * Owners of a lasting holder that decide the fix for growth hanging on it (fixes.ts holderFix): a
+ * checkpoint saver's own storage (MemorySaver keeps `storage` and `writes` in process memory), and a
+ * metrics library's per-label-set series (prom-client's `hashMap` in Counter, Gauge, Histogram, Summary).
+ * Proven on real snapshots by test/e2e/holder-fixes.test.ts.
+ */
+export const HOLDER_OWNERS: { readonly checkpointer: RegExp; readonly metric: RegExp; readonly metricEdge: RegExp } = {
+  checkpointer: /^\w*Saver$/,
+  metric: /^(Counter|Gauge|Histogram|Summary)$/,
+  metricEdge: /^hashMap$/,
 };

@@ -14,6 +14,9 @@
 // The rule: the growth model of growth-model.ts (docs/diagnosis-model.md), on live counts per path
 // instead of survivors (objects are not matched by id):
 //   - its objects are not V8's own (compiled code, hidden classes, system objects) or context plumbing;
+//   - it does not lead a finding when its own holders are Node's module system (code-bounded.ts: caches
+//     and module records filled once per module loaded, bounded by the code); under another finding it
+//     is listed (alsoHeld);
 //   - it grows with the work: with three or more snapshots every step of its live count is positive and
 //     at least a quarter of the fastest interval's rate times its work (growsWithWork); with two, it grew;
 //   - new to its class, not moved from another path: a path counts its gain less what its class's
@@ -39,6 +42,8 @@
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { DiffResult, SignatureGroup } from '../analysis/diff/diff-series.js';
 import type { Finding } from './finding.js';
+
+import { heldByModuleSystem } from './code-bounded.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
 import { EXTERNAL_SHARE, headedByCarrier, isProgramClass, PLUMBING, rates as growthRates, V8_INTERNAL } from './growth-findings.js';
@@ -79,6 +84,7 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): F
       if (passes(holder)) through.set(holder, [...(through.get(holder) ?? []), g]);
       continue;
     }
+    if (heldByModuleSystem(g)) continue; // bounded by the code (code-bounded.ts): listed under a finding, never one
     const count = addedObjects(g);
     const external = g.externalSize >= EXTERNAL_SHARE * g.retainedSize;
     findings.push({

@@ -7,7 +7,10 @@
 // these are `suspect` findings, never a `leak` verdict. Counts are of distinct objects (a store several
 // timers captured is one store) and sizes are of the union of what they retain (never above the heap).
 // A handful is normal in a healthy process (a pool of clients, the requests in flight at the moment):
-// a suspect needs MIN_SUSPECTS of them.
+// a suspect needs MIN_SUSPECTS of them. What the turns in flight hold is weighed first (in-flight.ts):
+// objects held only through armed one-shot timers due within a turn's time (each turn waiting on its own
+// model call or timeout) go when those fire, and are not counted; what a repeating or far-out timer, or
+// any other lasting holder, keeps is.
 
 import type { ChainLabeler } from '../analysis/chain-description.js';
 import { describeChain } from '../analysis/chain-description.js';
@@ -18,6 +21,7 @@ import { unionRetainedByGroup } from '../analysis/group-retained.js';
 import type { Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { ASYNC_CONTEXT_EDGES, FRAMEWORK_OBJECTS } from './recognisers.js';
+import { findArmedTimers, heldBeyondInFlight, IN_FLIGHT_MAX_MS } from './in-flight.js';
 
 /** Fewer than this many captured stores or duplicated singletons is what a healthy process has at a moment. */
 export const MIN_SUSPECTS = 25;
@@ -69,14 +73,25 @@ export function findCapturedStores(analysis: HeapAnalysis): CapturedStores {
   return groups;
 }
 
+/** Suspects, and how many members of would-be suspect groups only the turns in flight held (the largest group's). */
+export interface Suspects {
+  readonly findings: Finding[];
+  readonly heldInFlight: number;
+}
+
 export function findSuspects(
   analysis: HeapAnalysis, labelChain?: ChainLabeler, capturedStores: CapturedStores = findCapturedStores(analysis),
-): Finding[] {
+): Suspects {
+  let heldInFlight = 0;
   const paths = new RetainerPaths(analysis);
   const retained = analysis.retainedSizes;
   const findings: Finding[] = [];
+  const lasting = lastingFilter(analysis);
   for (const [key, stores] of capturedStores) {
-    const reachable = stores.filter((s) => paths.isReachable(s));
+    const held = stores.filter((s) => paths.isReachable(s));
+    if (held.length < MIN_SUSPECTS) continue;
+    const reachable = held.filter(lasting.keeps);
+    heldInFlight = Math.max(heldInFlight, held.length - reachable.length);
     if (reachable.length < MIN_SUSPECTS) continue;
     const [storeClass, holderClass] = key.split('\u0000') as [string, string];
     const representative = reachable.reduce((a, b) => (retained[b]! > retained[a]! ? b : a));
@@ -91,7 +106,7 @@ export function findSuspects(
       retainedSize: unionRetained(analysis, reachable),
       chain,
       ...fixFields(suggestFix(storeClass, chain)),
-      evidence: [`suspected from one snapshot: ${reachable.length} AsyncLocalStorage stores (${storeClass}) are kept alive by ${holderClass === ASYNC_CONTEXT_EDGES.frameClass ? 'async context frames' : `${holderClass} objects`} that captured them`],
+      evidence: [`suspected from one snapshot: ${reachable.length} AsyncLocalStorage stores (${storeClass}) are kept alive by ${holderClass === ASYNC_CONTEXT_EDGES.frameClass ? 'async context frames' : `${holderClass} objects`} that captured them${inFlightNote(held.length - reachable.length)}`],
     });
   }
   const rows = analysis.classSummary();
@@ -100,13 +115,13 @@ export function findSuspects(
       if (!few.className.test(row.name) || row.count < MIN_SUSPECTS) continue;
       let representative = -1;
       const { classOf } = analysis.classIndex;
-      const members: number[] = [];
-      for (let n = 0; n < classOf.length; n++) {
-        if (classOf[n] !== row.classId || !paths.isReachable(n)) continue;
-        members.push(n);
-        if (representative < 0 || retained[n]! > retained[representative]!) representative = n;
-      }
+      const alive: number[] = [];
+      for (let n = 0; n < classOf.length; n++) if (classOf[n] === row.classId && paths.isReachable(n)) alive.push(n);
+      if (alive.length < MIN_SUSPECTS) continue;
+      const members = alive.filter(lasting.keeps);
+      heldInFlight = Math.max(heldInFlight, alive.length - members.length);
       if (members.length < MIN_SUSPECTS) continue;
+      for (const n of members) if (representative < 0 || retained[n]! > retained[representative]!) representative = n;
       const path = representative >= 0 ? paths.shortestPath(representative) : [];
       const chain = describeChain(analysis, path, false, labelChain);
       findings.push({
@@ -118,11 +133,36 @@ export function findSuspects(
         retainedSize: unionRetained(analysis, members),
         chain,
         ...fixFields(suggestFix(row.name, chain)),
-        evidence: [`suspected from one snapshot: ${members.length} ${row.name} alive — a ${few.text} a process needs only a few of`],
+        evidence: [`suspected from one snapshot: ${members.length} ${row.name} alive — a ${few.text} a process needs only a few of${inFlightNote(alive.length - members.length)}`],
       });
     }
   }
-  return findings.sort((a, b) => b.retainedSize - a.retainedSize);
+  return { findings: findings.sort((a, b) => b.retainedSize - a.retainedSize), heldInFlight };
+}
+
+/**
+ * Whether a node is held beyond the turns in flight: computed once, on first use (only when some group
+ * reaches MIN_SUSPECTS), and only when the heap has timers of turns in flight.
+ */
+function lastingFilter(analysis: HeapAnalysis): { readonly keeps: (ordinal: number) => boolean } {
+  let held: Uint8Array | null | undefined;
+  return {
+    keeps: (ordinal) => {
+      if (held === undefined) {
+        const timers = findArmedTimers(analysis);
+        held = timers && timers.inFlightCount > 0 ? heldBeyondInFlight(analysis, timers) : null;
+      }
+      return held === null || held[ordinal] === 1;
+    },
+  };
+}
+
+/**
+ * What the evidence says of members only the turns in flight hold (none: nothing); `beside` when others
+ * of the group were counted.
+ */
+export function inFlightNote(inFlight: number, beside = true): string {
+  return inFlight > 0 ? ` (${inFlight}${beside ? ' more' : ''} held only by one-shot timers due within ${IN_FLIGHT_MAX_MS / 60_000} min: turns in flight, not counted)` : '';
 }
 
 /** What a set of objects retains together (analysis/group-retained.ts): never above the heap. */

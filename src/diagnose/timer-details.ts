@@ -4,7 +4,8 @@
 
 import type { HeapAnalysis } from '../analysis/heap-analysis.js';
 
-function propertyTarget(analysis: HeapAnalysis, ordinal: number, name: string): number {
+/** The target of `ordinal`'s named (property, context, internal) edge `name`, or -1. */
+export function propertyTarget(analysis: HeapAnalysis, ordinal: number, name: string): number {
   const graph = analysis.graph;
   for (let e = graph.firstEdge[ordinal]!, end = graph.firstEdge[ordinal + 1]!; e < end; e++) {
     const t = graph.edgeType[e];

@@ -23,7 +23,11 @@ export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
   readonly gates: readonly GateResult[];
   /** diff's per-snapshot facts, plus how each was captured. */
   readonly snapshots: readonly (SnapshotInfo & Partial<Omit<CapturedSnapshot, 'file'>>)[];
-  readonly target: { readonly pid: number; readonly nodeVersion: string };
+  /**
+   * `pid` as leakhunt was given it (its own PID namespace); `pidInNamespace` is the target's own
+   * `process.pid` when that differs (a container: often 1).
+   */
+  readonly target: { readonly pid: number; readonly nodeVersion: string; readonly pidInNamespace?: number };
   readonly samples: readonly MemorySample[];
   readonly capture: {
     readonly outDir: string;

@@ -35,7 +35,11 @@ export type ProfileSiteJson = Omit<SiteSeries, 'site'> & {
 /** What `leakhunt profile --json` prints; `verdict` and `findings` sit at the top level as in attach's. */
 export interface ProfileOutput {
   readonly schemaVersion: 1;
-  readonly target: { readonly pid: number; readonly nodeVersion: string };
+  /**
+   * `pid` as leakhunt was given it (its own PID namespace); `pidInNamespace` is the target's own
+   * `process.pid` when that differs (a container: often 1).
+   */
+  readonly target: { readonly pid: number; readonly nodeVersion: string; readonly pidInNamespace?: number };
   readonly profile: {
     readonly method: 'sampling-heap-profiler';
     readonly samplingInterval: number;

@@ -35,7 +35,7 @@ test('bare leakhunt prints the help on stderr and exits 2; --help and `help` pri
   assert.equal(bare.code, 2, bare.stderr);
   assert.equal(bare.stdout, '', 'nothing on stdout');
   assert.match(bare.stderr, /^Usage: leakhunt /);
-  assert.deepEqual(commandsOf(bare.stderr).sort(), ['analyze', 'attach', 'diff', 'profile', 'report', 'retainers', 'snapshot', 'watch']);
+  assert.deepEqual(commandsOf(bare.stderr).sort(), ['analyze', 'attach', 'diff', 'mcp', 'profile', 'report', 'retainers', 'snapshot', 'watch']);
   assert.match(bare.stderr, /Exit codes:/, 'the whole help, examples and exit codes included');
 
   const globalsOnly = await runCli(['--no-color']);

@@ -1,4 +1,4 @@
-// The leak zoo: small programs the diagnosis was not built with (fixtures/zoo/, README "zoo" section), each
+// The leak zoo: the development set of small programs (fixtures/zoo/, docs/zoo.md), each
 // with the answer a user should get beside it (<name>.expect.json), run through the product path —
 // the program free-running, `leakhunt attach <pid> --json` paced by its request counter — on Node 20 and
 // Node 24. Asserts EXACTLY the expected verdict, the top finding's class and the hop that holds it, and
@@ -35,7 +35,7 @@ for (const major of NODES) {
         t.diagnostic(`${c.name} on ${run.nodeVersion}: verdict ${run.out?.verdict ?? '-'}, top ${run.out?.findings[0]?.className ?? '-'}, ${(run.durationMs / 1000).toFixed(1)} s`);
         assert.deepEqual(run.problems, [], `${c.name} on Node ${major}: the attach itself went wrong`);
         const out = run.out!;
-        const judgement = judgeZooRun(c.expect, out);
+        const judgement = judgeZooRun(c.expect, out, run.exitCode);
         for (const note of judgement.unchecked) t.diagnostic(`not checked: ${note}`);
         assert.ok(judgement.right, `${c.name} on ${run.nodeVersion}: ${judgement.wrong.join('; ')}\n${describeAnswer(out)}`);
       });

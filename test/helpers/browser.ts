@@ -1,14 +1,13 @@
-// A real Chromium for the HTML report tests (Debian's /usr/bin/chromium, driven by playwright-core): one
-// headless browser per test file with a fresh profile and no network features; each page opened in it
-// counts its console errors and every request that is not for a file (all refused). A missing Chromium
-// is a failure (.ci/run installs it), never a skip.
+// A real Chromium for the HTML report tests (a system one or the packaged one, find-chromium.ts, driven by
+// playwright-core): one headless browser per test file with a fresh profile and no network features; each
+// page opened in it counts its console errors and every request that is not for a file (all refused). A
+// Chromium that cannot be found or started is a failure, never a skip.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-
-export const CHROMIUM = process.env.LEAKHUNT_CHROMIUM ?? '/usr/bin/chromium';
+import { findChromium } from './find-chromium.js';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -28,11 +27,11 @@ export interface Chromium {
 }
 
 export async function startChromium(viewport = { width: 1200, height: 900 }): Promise<Chromium> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`);
+  const found = await findChromium();
   const profile = mkdtempSync(join(tmpdir(), 'leakhunt-chromium-'));
   let context: BrowserContext;
   try {
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport });
+    context = await chromium.launchPersistentContext(profile, { executablePath: found.executablePath, env: found.env, headless: true, args: ARGS, viewport });
   } catch (err) {
     rmSync(profile, { recursive: true, force: true });
     throw err;

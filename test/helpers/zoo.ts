@@ -283,10 +283,18 @@ function findingMismatch(f: Finding, e: FindingExpectation): string[] {
   return why;
 }
 
-export function judgeZooRun(expect: ZooExpectation, out: Pick<AttachJson, 'verdict' | 'findings'>): Judgement {
+/**
+ * `exitCode`: attach's, when the run was an attach (it exits 1 exactly for `leak` and `external` when no
+ * gate is set); a diff's says nothing here (it exits 1 only with --fail-on-leak).
+ */
+export function judgeZooRun(expect: ZooExpectation, out: Pick<AttachJson, 'verdict' | 'findings'>, exitCode?: number | null): Judgement {
   const wrong: string[] = [];
   const unchecked: string[] = [];
   if (out.verdict !== expect.verdict) wrong.push(`verdict ${out.verdict}, expected ${expect.verdict}`);
+  if (exitCode !== undefined) {
+    const expected = out.verdict === 'leak' || out.verdict === 'external' ? 1 : 0;
+    if (exitCode !== expected) wrong.push(`exit ${exitCode} with verdict ${out.verdict}, expected ${expected}`);
+  }
   if (expect.top) {
     const top = out.findings[0];
     if (!top) wrong.push('no finding');
@@ -331,3 +339,14 @@ export function describeAnswer(out: Pick<AttachJson, 'verdict' | 'evidence' | 'f
   });
   return lines.join('\n');
 }
+
+/**
+ * A healthy service that is not a zoo case (it has no attach expectation): fixtures/lazy-routes.mjs, route
+ * modules loaded on first use with `import()`. Run with runZooCaseAcross by test/e2e/healthy-across and
+ * scripts/healthy-across.js; across processes it must never read `leak`.
+ */
+export const healthyLazyRoutes: ZooCase = {
+  name: 'lazy-routes',
+  fixture: 'lazy-routes.mjs',
+  expect: { verdict: 'none', kind: 'lookalike', attach: { rate: 50, every: null } },
+};

@@ -332,3 +332,24 @@ test('LangGraph\'s durability advice for a backlog when its runs pile up beside 
   const moving = diagnose({ diff: diffOf([writes, row('PregelLoop', [111, 142, 130], [100, 140])]) });
   assert.doesNotMatch(writesOf(moving).fix, /durability/);
 });
+
+test('checkpoint puts waiting in LangGraph\'s put chain: a backlog filling and draining within turns, not a timeline-only external', () => {
+  const PUTS = '{config, checkpoint, metadata, newVersions}';
+  const growingExternal = samples((m) => ({ external: 5e6 + m * 2e6, rss: 200e6 + m * 2e6 }));
+  // Long turns, time-paced: the snapshots caught the queue partly full, full, then empty; one run in flight.
+  const d = diagnose({ diff: diffOf([row(PUTS, [22, 31, 0], [20, 31]), row('PregelLoop', [1, 1, 1], [1, 1])]), samples: growingExternal });
+  assert.equal(d.verdict, 'backlog');
+  const f = d.findings.find((x) => x.kind === 'backlog')!;
+  assert.equal(f.className, PUTS);
+  assert.equal(f.drained, true);
+  assert.match(f.fix, /durability "sync"/);
+  // Filled in the middle snapshot and fell back in the last interval, or caught full at the end: drained is data.
+  assert.equal(diagnose({ diff: diffOf([row(PUTS, [0, 31, 30], [0, 31]), row('PregelLoop', [1, 1, 1], [1, 1])]) }).findings.find((x) => x.kind === 'backlog')?.drained, false);
+  // Durability "sync": one put per run in flight, even with many runs at once.
+  for (const [puts, runs] of [[[1, 2, 1], [1, 1, 1]], [[30, 31, 30], [30, 31, 30]]] as const) {
+    const sync = diagnose({ diff: diffOf([row(PUTS, [...puts], [puts[0], puts[1]]), row('PregelLoop', [...runs], [runs[0], runs[1]])]) });
+    assert.ok(!sync.findings.some((x) => x.kind === 'backlog'), `${puts.join(' → ')} puts, ${runs.join(' → ')} runs: ${sync.verdict}`);
+  }
+  // Nothing waiting in the put chain, nothing kept: the timeline alone is no verdict (no finding).
+  assert.equal(diagnose({ diff: diffOf([row('Session', [10, 10, 10])]), samples: growingExternal }).verdict, 'none');
+});

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChainHop, HopLabel } from '../../src/analysis/chain-description.js';
-import { backlogFix as backlogParts, fixText, suggestFix as suggestParts } from '../../src/diagnose/fixes.js';
+import { backlogFix as backlogParts, fixText, holderFix, suggestFix as suggestParts } from '../../src/diagnose/fixes.js';
 
 /** The whole sentence, as `fix` carries it (why: action). */
 const suggestFix = (className: string, chain: readonly ChainHop[]): string => fixText(suggestParts(className, chain));
@@ -134,4 +134,62 @@ test('a fix is its why and its action; the text without --verbose shows the acti
   assert.match(parts.why, /^work \(PendingWrite\) is queued faster than it completes/);
   assert.match(parts.action, /^bound the queue/);
   assert.equal(fixText(parts), `${parts.why}: ${parts.action}`);
+});
+
+// The lasting holder (the first hop there before the first snapshot) decides, whatever lies above it.
+test('a metric\'s hashMap keyed by request data, reached through a module context: label cardinality, not a closure', () => {
+  // {labels, value} ←<key> Object (hashMap, old) ← Counter ← context "requestsTotal" ← handleRequest() ← …
+  const chain = [
+    hop('{labels, value}', ['property', 'method:GET,route:/orders/7/items'], 200),
+    hop('Object', ['property', 'hashMap'], 80_000),
+    hop('Counter', ['context', 'requestsTotal'], 80_100),
+    hop('system / Context', ['internal', 'context'], 80_200),
+    hop('handleRequest()', ['context', 'handleRequest'], 80_300, undefined, 'closure'),
+    hop('(root)', null, 1e7, undefined, 'synthetic'),
+  ];
+  assert.match(suggestFix('{labels, value}', chain), /closes over per-request data/, 'the nearest-container walk took the closure');
+  const fix = holderFix('{labels, value}', chain, 1);
+  assert.ok(fix);
+  assert.match(fixText(fix), new RegExp(`metric series added to Counter @${chain[2]!.node.id} "hashMap".*route template`));
+});
+
+test('a checkpointer\'s storage keyed by thread id: delete finished threads, or a durable saver', () => {
+  // Uint8Array ←[2] Array ←<key> Object ←<thread> Object (storage, old) ← MemorySaver ← context "saver" ← …
+  const chain = [
+    hop('Uint8Array', ['element', '2'], 300),
+    hop('Array', ['property', '<key, 38 chars>'], 400),
+    hop('Object', ['property', '<key, 61 chars>'], 900),
+    hop('Object', ['property', 'storage'], 90_000),
+    hop('MemorySaver', ['context', 'saver'], 91_000),
+    hop('system / Context', ['internal', 'context'], 91_100),
+    hop('handleTurn()', ['context', 'handleTurn'], 91_200, undefined, 'closure'),
+    hop('(root)', null, 1e7, undefined, 'synthetic'),
+  ];
+  const fix = fixText(holderFix('Uint8Array', chain, 3)!);
+  assert.match(fix, /checkpointer's storage \(MemorySaver @\d+ "storage", keyed by thread\).*deleteThread.*durable saver/);
+  assert.doesNotMatch(fix, /closes over|pushed into the array/);
+});
+
+test('holders by kind: a plain dictionary, a Map, an array, an emitter\'s listeners, a timer list', () => {
+  const root = hop('(root)', null, 1e7, undefined, 'synthetic');
+  const dict = [hop('Session', ['property', '<key, 36 chars>'], 500), hop('Object', ['property', 'sessions'], 60_000), hop('system / Context', ['context', 'x'], 60_100), root];
+  assert.match(fixText(holderFix('Session', dict, 1)!), /added to Object @\d+ "sessions", one property per key.*delete the key when done, or bound it/);
+  const map = [hop('Entry', ['internal', '7'], 500), hop('(array)', ['internal', 'table'], 60_000, undefined, 'array'), hop('Map', ['property', 'cache'], 60_100), root];
+  assert.match(fixText(holderFix('Entry', map, 2)!), /added to the Map @\d+ "cache" and never deleted/);
+  const array = [hop('Job', ['element', '9'], 500), hop('Array', ['property', 'done'], 60_000), root];
+  assert.match(fixText(holderFix('Job', array, 1)!), /pushed into the array "done"/);
+  const listeners = [hop('onChange()', ['element', '3'], 500, undefined, 'closure'), hop('Array', ['property', 'change'], 60_000), hop('Object', ['property', '_events'], 60_100), hop('EventEmitter', ['context', 'bus'], 60_200), root];
+  assert.match(fixText(holderFix('onChange()', listeners, 1)!), /a listener is added per request to the EventEmitter EventEmitter @\d+.*removeListener/);
+  const timers = [hop('Timeout', ['property', '_idlePrev'], 500), hop('TimersList', ['element', '1000'], 60_000), root];
+  assert.match(fixText(holderFix('Timeout', timers, 1)!), /timer list.*clearTimeout\/clearInterval/);
+});
+
+test('a store captured below the holder: the holder does not decide (the store does)', () => {
+  const chain = [
+    hop('RunTree', ['property', '<symbol kResourceStore>'], 40_000, store('timer')),
+    hop('Timeout', ['property', '_idlePrev'], 300, resource),
+    hop('TimersList', ['element', '1000'], 90_000),
+    hop('(root)', null, 1e7, undefined, 'synthetic'),
+  ];
+  assert.equal(holderFix('RunTree', chain, 2), undefined);
 });

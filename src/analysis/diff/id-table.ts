@@ -3,19 +3,12 @@
 // 8 bytes an object; sorted by a two-pass radix sort (ids are 32-bit), so 10M objects cost O(n).
 
 import type { HeapAnalysis } from '../heap-analysis.js';
+import { TextIds } from '../text-ids.js';
 
 /** Class names interned across every snapshot of a series, so class ids compare between snapshots. */
-export class ClassNames {
-  readonly names: string[] = [];
-  readonly #ids = new Map<string, number>();
-
-  idOf(name: string): number {
-    let id = this.#ids.get(name);
-    if (id === undefined) {
-      id = this.names.push(name) - 1;
-      this.#ids.set(name, id);
-    }
-    return id;
+export class ClassNames extends TextIds {
+  get names(): readonly string[] {
+    return this.texts;
   }
 }
 

@@ -4,8 +4,8 @@
 // key (signature-keys.ts: the path up to its first shared holder), read off its first member — and the
 // text into a series-wide id (SignatureTexts), and counts compare by that.
 //
-// Cost: one memoised PathSignatures.signatureOf per counted reachable object (no string per object),
-// then one key per distinct signature. What is kept per snapshot is two Float64Arrays over the series'
+// Cost: one PathSignatures.signatureOf per counted reachable object, all in one pass (computeEvery; no
+// string per object), then one key per distinct signature. What is kept per snapshot is two Float64Arrays over the series'
 // signatures; the newest snapshot also keeps its SignatureIndex, to find the members of a signature there.
 // Counted objects are those the class summary counts (DevTools' self size > 0), when reachable: an
 // unreachable object has no path, so no signature.
@@ -57,9 +57,11 @@ export function countBySignature(analysis: HeapAnalysis, texts: SignatureTexts):
   let localSize: Float64Array = new Float64Array(4096);
   let firstMember: Int32Array = new Int32Array(4096);
   let localEnd = 0;
+  const counted = (n: number): boolean => selfSizes[n] !== 0 && paths.isReachable(n);
+  signatures.computeEvery(counted);
   for (let n = 0; n < nodeCount; n++) {
+    if (!counted(n)) continue;
     const self = selfSizes[n]!;
-    if (self === 0 || !paths.isReachable(n)) continue;
     const s = signatures.signatureOf(n);
     if (s < 0) continue;
     if (s >= localCount.length) {

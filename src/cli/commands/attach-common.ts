@@ -11,6 +11,7 @@ import { closeAllOpen, openResources } from '../../attach/open-resources.js';
 import type { Preflight } from '../../attach/preflight.js';
 import { checkHeadroom, estimateSnapshot, type HeadroomCheck, type SnapshotEstimate } from '../../attach/snapshot-cost.js';
 import type { TargetSession } from '../../attach/session.js';
+import { targetFilesystemRefusal } from '../../attach/target-write.js';
 import { AttachError, UsageError } from '../../errors.js';
 import { connectedLines, planLines } from '../../report/attach-report.js';
 import { formatBytes } from '../../report/format.js';
@@ -131,6 +132,22 @@ export async function openWithPlan(
     },
     lockAs: ['leakhunt', ...process.argv.slice(2)].join(' '),
   });
+}
+
+/**
+ * How snapshots of a local pid reach us, for the plan's work line, when the target cannot write them
+ * itself (another mount namespace, root or uid: a container); nothing when it can.
+ */
+export function transferNote(pid: number | undefined): string {
+  if (pid === undefined) return '';
+  const reason = targetFilesystemRefusal(pid);
+  return reason === undefined ? '' : `; snapshots streamed over the inspector (${reason})`;
+}
+
+/** The target as a result names it: by the pid leakhunt was given, and its own pid when that differs. */
+export function targetOf(session: TargetSession, localPid: number | undefined): { pid: number; nodeVersion: string; pidInNamespace?: number } {
+  const pid = localPid ?? session.info.pid;
+  return { pid, nodeVersion: session.info.nodeVersion, ...(pid === session.info.pid ? {} : { pidInNamespace: session.info.pid }) };
 }
 
 export interface SnapshotAssessment {

@@ -49,16 +49,21 @@ export function pacingOf(flags: PacingFlags): Pacing {
 }
 
 /** The plan's "work" line: how many snapshots and what comes between them (`brief`: the plan's short form). */
+/** `3 snapshots`, or a plan's own words for the series (attach-settle.ts seriesPlanText). */
+function snapshotsText(count: number | string): string {
+  return typeof count === 'number' ? `${count} snapshots` : count;
+}
+
 export function pacingText(p: Pacing, count: number | string, intervalText: string | undefined, brief = false): string {
   const every = p.counter?.every;
   if (p.counter && every !== undefined) {
     const limit = `at most ${intervalText ?? DEFAULT_LONGEST_WAIT}`;
-    if (brief) return `${count} snapshots, ${every} ${p.counter.expression} apart (${limit})`;
-    return `${count} snapshots, the next each time ${p.counter.expression} has advanced by ${every} (${limit})`;
+    if (brief) return `${snapshotsText(count)}, ${every} ${p.counter.expression} apart (${limit})`;
+    return `${snapshotsText(count)}, the next each time ${p.counter.expression} has advanced by ${every} (${limit})`;
   }
   const reading = p.counter ? `; ${p.counter.expression} read before each` : '';
-  if (brief) return `${count} snapshots, ${intervalText ?? DEFAULT_INTERVAL} of running time apart${reading}`;
-  return `${count} snapshots with ${intervalText ?? DEFAULT_INTERVAL} of running time between them${reading}`;
+  if (brief) return `${snapshotsText(count)}, ${intervalText ?? DEFAULT_INTERVAL} of running time apart${reading}`;
+  return `${snapshotsText(count)} with ${intervalText ?? DEFAULT_INTERVAL} of running time between them${reading}`;
 }
 
 export interface UnitCount {

@@ -26,7 +26,7 @@ export interface CaptureProgress {
   done(): void;
 }
 
-export function createCaptureProgress(enabled: boolean, total: number, stream: NodeJS.WriteStream = process.stderr, verbose = false): CaptureProgress {
+export function createCaptureProgress(enabled: boolean, total: number | string, stream: NodeJS.WriteStream = process.stderr, verbose = false): CaptureProgress {
   const tty = stream.isTTY === true;
   let live = false;
   let lastKey = '';

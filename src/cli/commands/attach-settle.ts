@@ -3,14 +3,13 @@
 // `--snapshots N` takes exactly N. Each extra snapshot costs the target one more pause; between them
 // leakhunt analyses what it has, so its own memory is the analysis's, not the capture's.
 
-import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
+import { diffSnapshotFiles, type DiffResult } from '../../analysis/diff/diff-series.js';
 import type { CapturedSnapshot } from '../../attach/capture.js';
 import type { MemorySample } from '../../attach/memory-sampler.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../parse-options.js';
-import { DIAGNOSIS_GROUPS } from './diff.js';
 
 /** Snapshots the default capture starts with: the fewest that show both a kept rate and in-flight work. */
 export const FIRST_SNAPSHOTS = 3;
@@ -47,23 +46,35 @@ export function seriesPlanOf(flags: SettleFlags): SeriesPlan {
 }
 
 /** The plan's words for the series' length. */
-export function seriesPlanText(plan: SeriesPlan, pauseText: string | undefined): string {
-  if (!plan.adaptive) return `${plan.most}`;
+export function seriesPlanText(plan: SeriesPlan, brief = false): string {
+  if (!plan.adaptive) return `${plan.most} snapshots`;
+  if (brief) return `${FIRST_SNAPSHOTS}–${plan.most} snapshots`;
   const budget = plan.maxTimeMs === undefined ? '' : `, none started after ${Math.round(plan.maxTimeMs / 1000)} s`;
-  return `${FIRST_SNAPSHOTS} (up to ${plan.most} while the verdict is unsettled${budget}${pauseText ? `; each extra one pauses the target ${pauseText}` : ''})`;
+  return `${FIRST_SNAPSHOTS} snapshots (up to ${plan.most} while the verdict is unsettled${budget})`;
 }
 
-/** captureSeries's `settle` for the default capture: another snapshot while the diagnosis is inconclusive. */
-export function settleOption(plan: SeriesPlan, samples: () => readonly MemorySample[], startedAt: number) {
-  if (!plan.adaptive) return {};
-  return {
+/**
+ * The default capture's judge: captureSeries's `settle` takes another snapshot while the diagnosis of
+ * those taken is inconclusive. Its last analysis is kept: when the capture ends on it, attach reads it
+ * instead of analysing the same files again.
+ */
+export function createSettler(plan: SeriesPlan, samples: () => readonly MemorySample[], groups: number) {
+  let last: { files: string; diff: DiffResult } | undefined;
+  const option = !plan.adaptive ? {} : {
     settle: {
       from: FIRST_SNAPSHOTS,
-      ...(plan.maxTimeMs === undefined ? {} : { deadline: startedAt + plan.maxTimeMs }),
+      ...(plan.maxTimeMs === undefined ? {} : { deadline: Date.now() + plan.maxTimeMs }),
       moreNeeded: async (taken: readonly CapturedSnapshot[]): Promise<boolean> => {
-        const diff = await diffSnapshotFiles(taken.map((s) => s.file), { groups: DIAGNOSIS_GROUPS, labelChain });
+        const files = taken.map((s) => s.file);
+        const diff = await diffSnapshotFiles(files, { groups, labelChain });
+        last = { files: files.join('\0'), diff };
         return diagnoseCapture(diff, taken, samples(), undefined).verdict === 'inconclusive';
       },
     },
+  };
+  return {
+    option,
+    /** The diff of exactly these files, when the last question was asked of them. */
+    diffOf: (files: readonly string[]): DiffResult | undefined => (last?.files === files.join('\0') ? last.diff : undefined),
   };
 }

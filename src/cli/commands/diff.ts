@@ -1,16 +1,17 @@
 // `leakhunt diff <a> <b> [more…]`: the CI snapshot diff, with gates that fail the build.
 
 import type { Command } from 'commander';
-import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
-import { evaluateGates, type GateLimits } from '../../diagnose/gates.js';
+import { diffSnapshotFiles, type DiffResult } from '../../analysis/diff/diff-series.js';
+import { evaluateGates, type GateLimits, type GateResult } from '../../diagnose/gates.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnose, verdictFields } from '../../diagnose/diagnose.js';
+import type { Diagnosis } from '../../diagnose/finding.js';
 import { buildDiffDocument } from '../../report/diff-report.js';
 import { buildDiffHtml } from '../../report/html-report.js';
 import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
 import { UsageError, ExitCode } from '../../errors.js';
 import { parseCount, parseSize, parseTop } from '../parse-options.js';
-import { createProgress, wantsProgress } from '../progress.js';
+import { createProgress, wantsProgress, type Progress } from '../progress.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
 
@@ -66,6 +67,35 @@ export function addGateOptions(command: Command): Command {
     .option('--max-survivor-size <size>', 'exit 1 when objects born after the first snapshot and still alive exceed SIZE');
 }
 
+export interface DiffOptions {
+  readonly groups: number;
+  readonly limits: GateLimits;
+  readonly acrossProcesses: boolean;
+  readonly unitCount?: number;
+  readonly progress?: Progress;
+}
+
+/** The diff of a series with its diagnosis and gates: `diff`'s work, shared with the MCP server. */
+export async function runDiff(files: readonly string[], o: DiffOptions): Promise<{
+  result: DiffResult; diagnosis: Diagnosis; gates: GateResult[]; json: DiffResult & ReturnType<typeof verdictFields> & { gates: GateResult[] };
+}> {
+  if (files.length < 2) throw new UsageError('diff needs at least two snapshots, oldest first');
+  let label = 'reading';
+  const result = await diffSnapshotFiles([...files], {
+    groups: Math.max(o.groups, DIAGNOSIS_GROUPS),
+    labelChain,
+    acrossProcesses: o.acrossProcesses,
+    onSnapshot: (i, n) => (label = `reading snapshot ${i + 1} of ${n}`),
+    onBytes: (read, total) => o.progress?.bytes(label, read, total),
+    onPhase: (phase) => o.progress?.phase(phase),
+  });
+  o.progress?.done();
+  const diagnosis = diagnose({ diff: result, ...(o.unitCount ? { unitCount: o.unitCount } : {}) });
+  const gates = evaluateGates(result, o.limits);
+  const json = { ...result, ...verdictFields(diagnosis), gates };
+  return { result, diagnosis, gates, json };
+}
+
 export function registerDiff(program: Command, globals: () => GlobalOptions, status: ExitStatus): void {
   const command = program
     .command('diff')
@@ -99,23 +129,13 @@ Examples:
       checkHtmlPath(flags.html);
       const verbose = flags.verbose === true;
       const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'), process.stderr, verbose);
-      let label = 'reading';
-      const result = await diffSnapshotFiles(files, {
-        groups: Math.max(groups, DIAGNOSIS_GROUPS),
-        labelChain,
-        acrossProcesses: flags.acrossProcesses === true,
-        onSnapshot: (i, n) => (label = `reading snapshot ${i + 1} of ${n}`),
-        onBytes: (read, total) => progress.bytes(label, read, total),
-        onPhase: (phase) => progress.phase(phase),
+      const { result, diagnosis, gates, json } = await runDiff(files, {
+        groups, limits, acrossProcesses: flags.acrossProcesses === true, ...(unitCount ? { unitCount } : {}), progress,
       });
-      progress.done();
-      const diagnosis = diagnose({ diff: result, ...(unitCount ? { unitCount } : {}) });
-      const gates = evaluateGates(result, limits);
       if (format !== 'text') for (const w of result.warnings) warn(w);
       if (result.mode === 'classes') {
         process.stderr.write('leakhunt: hint: if these are instances of one service (or one process), --across-processes compares them by retainer path\n');
       }
-      const json = { ...result, ...verdictFields(diagnosis), gates };
       if (flags.html !== undefined) writeHtmlReport(flags.html, buildDiffHtml(json, { groups }));
       await writeResult(format, json, () => buildDiffDocument(result, gates, { top, groups, verbose }, diagnosis), globals().noColor);
       const failed = gates.filter((g) => !g.passed);

@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import { checkCounter } from '../../attach/counter.js';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
-import type { OpenedTarget } from '../../attach/open-target.js';
+import type { OpenedTarget, TargetAddress } from '../../attach/open-target.js';
 import { runProfile, type ProfileRun } from '../../attach/profile-run.js';
 import type { DetachReport } from '../../attach/session.js';
 import { diagnoseProfile, siteText } from '../../diagnose/profile-growth.js';
@@ -22,7 +22,7 @@ import { checkHtmlPath, writeHtmlReport } from '../html-output.js';
 import { formatOf, warn, writeResult } from '../output.js';
 import { parseDuration, parseSize } from '../parse-options.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
-import { addTargetOptions, installStopSignals, leftBehind, openWithPlan, printLines, targetAddressOf, type TargetFlags } from './attach-common.js';
+import { addTargetOptions, installStopSignals, leftBehind, openWithPlan, printLines, targetAddressOf, targetOf, type TargetFlags } from './attach-common.js';
 
 /**
  * Bytes between samples, on average: twice V8's default. Sampling costs the target per sample taken (a
@@ -60,6 +60,117 @@ function targetArgs(pid: number | undefined, flags: TargetFlags): string {
   if (pid !== undefined) return String(pid);
   if (flags.ws !== undefined) return `--ws ${flags.ws}`;
   return `${flags.host === undefined ? '' : `--host ${flags.host} `}--port ${flags.port}`;
+}
+
+export interface ProfilingOptions {
+  readonly address: TargetAddress & { timeoutMs: number };
+  readonly intervalMs: number;
+  /** --interval as given, for the plan. */
+  readonly intervalText: string;
+  readonly readings: number;
+  readonly samplingInterval: number;
+  readonly counter?: string;
+  readonly html?: string;
+  /** How the report's attach command names the target (a pid, --port or --ws). */
+  readonly targetArgs: string;
+  /** Stops the readings as Ctrl-C does: the profiler stopped, the target left as found. */
+  readonly signal: AbortSignal;
+  readonly seen?: { endpoint?: InspectorEndpoint };
+  readonly onOpened?: (opened: OpenedTarget) => void;
+  readonly onReading?: (index: number, of: number) => void;
+}
+
+export interface ProfilingRun {
+  readonly taken: number;
+  readonly output?: ProfileOutput;
+  readonly diagnosis?: ReturnType<typeof diagnoseProfile>;
+  /** The page to write where --html said, once the result is printed. */
+  readonly html?: { readonly path: string; readonly page: string };
+}
+
+/** `profile`'s work once its flags are read, shared with the MCP server's `profile` tool. */
+export async function runProfiling(o: ProfilingOptions): Promise<ProfilingRun> {
+  const { address, readings, samplingInterval, intervalMs } = o;
+  checkHtmlPath(o.html);
+  const seen = o.seen ?? {};
+  let opened: OpenedTarget | undefined;
+  let run: ProfileRun | undefined;
+  let detach: DetachReport | undefined;
+  const work = `the sampling heap profiler (one sample every ~${formatBytes(samplingInterval)} allocated; no heap snapshot), a reading every ${o.intervalText}, ${readings} readings (each a full GC by V8 and the profile built in the target)${o.counter ? `; ${o.counter} read at each` : ''}`;
+  opened = await openWithPlan(address, work, seen, false);
+  o.onOpened?.(opened);
+  const { session } = opened;
+  try {
+    printLines([connectionLine(session.endpoint, session.info)]);
+    if (o.counter !== undefined && !o.signal.aborted) {
+      const value = await checkCounter(session, o.counter); // a bad expression: exit 2, detached below
+      printLines([`  counter    ${o.counter} = ${value} (read without side effects)`]);
+    }
+    if (!o.signal.aborted) {
+      run = await runProfile({
+        session, samplingInterval, intervalMs, readings,
+        ...(o.counter === undefined ? {} : { counter: o.counter }),
+        signal: o.signal,
+        onReading: (r) => void (o.onReading?.(r.index, readings), printLines([`leakhunt: reading ${r.index}/${readings}: ${formatBytes(r.profile.totalBytes)} sampled live (${r.profile.totalSamples} objects)${r.memoryUsage ? `, heapUsed ${formatBytes(r.memoryUsage.heapUsed)}` : ''}${r.counter === undefined ? '' : `, counter ${r.counter}`}; read in ${r.readMs} ms`])),
+        onWarning: (w) => warn(w),
+      });
+    }
+  } finally {
+    detach = await session.detach();
+    if (!detach.inspectorClosed && detach.openedByUs) warn(`the inspector of pid ${session.info.pid} ${detach.note}`);
+    else if (detach.openedByUs) process.stderr.write(`leakhunt: inspector: ${detach.note}\n`);
+  }
+  if (!run || !detach) return { taken: run?.readings.length ?? 0 };
+  if (run.endedBy === 'target-exited') warn(`pid ${session.info.pid} exited after ${run.readings.length} of ${readings} readings`);
+  if (run.endedBy === 'connection-lost') warn(`the inspector connection closed after ${run.readings.length} of ${readings} readings`);
+  const diagnosis = diagnoseProfile({
+    points: run.readings.map((r) => ({
+      elapsedMs: r.elapsedMs,
+      ...(r.counter === undefined ? {} : { counter: r.counter }),
+      ...(r.memoryUsage ? { heapUsed: r.memoryUsage.heapUsed } : {}),
+      stacks: r.profile.stacks,
+    })),
+    samplingInterval,
+    target: o.targetArgs,
+    ...(o.counter === undefined ? {} : { counter: o.counter }),
+  });
+  const first = run.readings[0]?.counter;
+  const last = run.readings[run.readings.length - 1]?.counter;
+  const output: ProfileOutput = {
+    schemaVersion: 1,
+    target: targetOf(session, address.pid),
+    profile: {
+      method: 'sampling-heap-profiler',
+      samplingInterval,
+      intervalMs,
+      requested: readings,
+      taken: run.readings.length,
+      startedAt: run.startedAt,
+      endedBy: o.signal.aborted ? 'signal' : run.endedBy,
+      ...(o.counter === undefined ? {} : { counter: { expression: o.counter, ...(first !== undefined && last !== undefined ? { units: last - first } : {}) } }),
+      readings: run.readings.map((r) => ({
+        index: r.index, takenAt: r.takenAt, elapsedMs: r.elapsedMs,
+        ...(r.counter === undefined ? {} : { counter: r.counter }),
+        ...(r.memoryUsage ? { heapUsed: r.memoryUsage.heapUsed } : {}),
+        sampledBytes: r.profile.totalBytes, sampledObjects: r.profile.totalSamples, readMs: r.readMs,
+      })),
+      inspector: { host: session.endpoint.host, port: session.endpoint.port, how: session.endpoint.how, ...detach },
+    },
+    verdict: diagnosis.verdict,
+    evidence: diagnosis.evidence,
+    findings: diagnosis.findings,
+    topSites: diagnosis.topSites.map((s) => ({
+      site: siteText(s.site),
+      frames: s.site.frames, inUserCode: s.site.inUserCode, bytes: s.bytes, samples: s.samples, addedBytes: s.addedBytes, checks: s.checks,
+    })),
+    ...(diagnosis.model ? { model: diagnosis.model } : {}),
+    attachCommand: diagnosis.attachCommand,
+    warnings: run.warnings,
+  };
+  return {
+    taken: run.readings.length, output, diagnosis,
+    ...(o.html === undefined ? {} : { html: { path: o.html, page: buildProfileHtml(output) } }),
+  };
 }
 
 export function registerProfile(program: Command, globals: () => GlobalOptions, status: ExitStatus): void {
@@ -100,93 +211,29 @@ exit path (Ctrl-C included). Exit 1 for a leak site.`)
       const samplingInterval = parseSamplingInterval(flags.samplingInterval);
       if (flags.counter !== undefined && flags.counter.trim() === '') throw new UsageError('--counter needs a JavaScript expression, e.g. globalThis.turns');
       const format = formatOf(flags);
-      checkHtmlPath(flags.html);
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;
       const stop = installStopSignals('the profile', () => leftBehind(opened?.session, seen, address.pid));
-      let run: ProfileRun | undefined;
-      let detach: DetachReport | undefined;
-      const work = `the sampling heap profiler (one sample every ~${formatBytes(samplingInterval)} allocated; no heap snapshot), a reading every ${flags.interval}, ${readings} readings (each a full GC by V8 and the profile built in the target)${flags.counter ? `; ${flags.counter} read at each` : ''}`;
+      let run: ProfilingRun;
       try {
-        opened = await openWithPlan(address, work, seen, false);
-        const { session } = opened;
-        try {
-          printLines([connectionLine(session.endpoint, session.info)]);
-          if (flags.counter !== undefined && !stop.signal.aborted) {
-            const value = await checkCounter(session, flags.counter); // a bad expression: exit 2, detached below
-            printLines([`  counter    ${flags.counter} = ${value} (read without side effects)`]);
-          }
-          if (!stop.signal.aborted) {
-            run = await runProfile({
-              session, samplingInterval, intervalMs, readings,
-              ...(flags.counter === undefined ? {} : { counter: flags.counter }),
-              signal: stop.signal,
-              onReading: (r) => printLines([`leakhunt: reading ${r.index}/${readings}: ${formatBytes(r.profile.totalBytes)} sampled live (${r.profile.totalSamples} objects)${r.memoryUsage ? `, heapUsed ${formatBytes(r.memoryUsage.heapUsed)}` : ''}${r.counter === undefined ? '' : `, counter ${r.counter}`}; read in ${r.readMs} ms`]),
-              onWarning: (w) => warn(w),
-            });
-          }
-        } finally {
-          detach = await session.detach();
-          if (!detach.inspectorClosed && detach.openedByUs) warn(`the inspector of pid ${session.info.pid} ${detach.note}`);
-          else if (detach.openedByUs) process.stderr.write(`leakhunt: inspector: ${detach.note}\n`);
-        }
+        run = await runProfiling({
+          address, intervalMs, intervalText: flags.interval, readings, samplingInterval,
+          ...(flags.counter === undefined ? {} : { counter: flags.counter }),
+          ...(flags.html === undefined ? {} : { html: flags.html }),
+          targetArgs: targetArgs(address.pid, flags),
+          signal: stop.signal, seen, onOpened: (o) => (opened = o),
+        });
       } finally {
         stop.dispose();
       }
       if (stop.signal.aborted) {
-        process.stderr.write(`leakhunt: stopped by ${String(stop.signal.reason)} after ${run?.readings.length ?? 0} reading(s); the profiler was stopped\n`);
+        process.stderr.write(`leakhunt: stopped by ${String(stop.signal.reason)} after ${run.taken} reading(s); the profiler was stopped\n`);
         status.raise(stop.exitCode());
       }
-      if (!run || !detach || !opened) return;
-      if (run.endedBy === 'target-exited') warn(`pid ${opened.session.info.pid} exited after ${run.readings.length} of ${readings} readings`);
-      if (run.endedBy === 'connection-lost') warn(`the inspector connection closed after ${run.readings.length} of ${readings} readings`);
-      const diagnosis = diagnoseProfile({
-        points: run.readings.map((r) => ({
-          elapsedMs: r.elapsedMs,
-          ...(r.counter === undefined ? {} : { counter: r.counter }),
-          ...(r.memoryUsage ? { heapUsed: r.memoryUsage.heapUsed } : {}),
-          stacks: r.profile.stacks,
-        })),
-        samplingInterval,
-        target: targetArgs(address.pid, flags),
-        ...(flags.counter === undefined ? {} : { counter: flags.counter }),
-      });
-      const first = run.readings[0]?.counter;
-      const last = run.readings[run.readings.length - 1]?.counter;
-      const { session } = opened;
-      const output: ProfileOutput = {
-        schemaVersion: 1,
-        target: { pid: session.info.pid, nodeVersion: session.info.nodeVersion },
-        profile: {
-          method: 'sampling-heap-profiler',
-          samplingInterval,
-          intervalMs,
-          requested: readings,
-          taken: run.readings.length,
-          startedAt: run.startedAt,
-          endedBy: stop.signal.aborted ? 'signal' : run.endedBy,
-          ...(flags.counter === undefined ? {} : { counter: { expression: flags.counter, ...(first !== undefined && last !== undefined ? { units: last - first } : {}) } }),
-          readings: run.readings.map((r) => ({
-            index: r.index, takenAt: r.takenAt, elapsedMs: r.elapsedMs,
-            ...(r.counter === undefined ? {} : { counter: r.counter }),
-            ...(r.memoryUsage ? { heapUsed: r.memoryUsage.heapUsed } : {}),
-            sampledBytes: r.profile.totalBytes, sampledObjects: r.profile.totalSamples, readMs: r.readMs,
-          })),
-          inspector: { host: session.endpoint.host, port: session.endpoint.port, how: session.endpoint.how, ...detach },
-        },
-        verdict: diagnosis.verdict,
-        evidence: diagnosis.evidence,
-        findings: diagnosis.findings,
-        topSites: diagnosis.topSites.map((s) => ({
-          site: siteText(s.site),
-          frames: s.site.frames, inUserCode: s.site.inUserCode, bytes: s.bytes, samples: s.samples, addedBytes: s.addedBytes, checks: s.checks,
-        })),
-        ...(diagnosis.model ? { model: diagnosis.model } : {}),
-        attachCommand: diagnosis.attachCommand,
-        warnings: run.warnings,
-      };
+      const { output, diagnosis } = run;
+      if (!output || !diagnosis) return;
       await writeResult(format, output, () => buildProfileDocument(output), globals().noColor);
-      if (flags.html !== undefined) writeHtmlReport(flags.html, buildProfileHtml(output));
+      if (run.html !== undefined) writeHtmlReport(run.html.path, run.html.page);
       if (diagnosis.verdict === 'leak') {
         if (format !== 'text') process.stderr.write(`leakhunt: LEAK: ${diagnosis.evidence[0] ?? ''}\n`);
         if (!stop.signal.aborted) status.raise(ExitCode.leak);

@@ -11,9 +11,6 @@ import type { Command } from 'commander';
 import { diffSnapshotFiles } from '../../analysis/diff/diff-series.js';
 import type { CapturedSnapshot } from '../../attach/capture.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
-import { verdictFields } from '../../diagnose/diagnose.js';
-import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
-import { evaluateGates } from '../../diagnose/gates.js';
 import { UsageError } from '../../errors.js';
 import { buildAttachDocument, type AttachOutput } from '../../report/attach-report.js';
 import { buildAttachHtml } from '../../report/html-report.js';
@@ -23,6 +20,7 @@ import { warn, writeResult } from '../output.js';
 import { parseTop } from '../parse-options.js';
 import { createProgress, wantsProgress } from '../progress.js';
 import { DIAGNOSIS_GROUPS } from './diff.js';
+import { buildSeriesOutput } from './series-output.js';
 
 interface ReportFlags {
   html?: string;
@@ -105,18 +103,13 @@ Examples:
       const last = kept[kept.length - 1]!;
       const counterUnits = first.counter !== undefined && last.counter !== undefined ? last.counter - first.counter : undefined;
       const unitCount = earlier?.capture.unitCount ?? (counterUnits && counterUnits > 0 ? { count: counterUnits, source: 'counter' as const } : undefined);
-      const samples = earlier?.samples ?? [];
-      const diagnosis = diagnoseCapture(diff, kept, samples, unitCount?.count);
-      const byFile = new Map(kept.map((s) => [s.file, s]));
-      const output: AttachOutput = {
-        ...diff,
-        gates: earlier?.gates ?? evaluateGates(diff, {}),
-        snapshots: diff.snapshots.map((info) => {
-          const { file: _file, pid: _pid, nodeVersion: _nodeVersion, ...captured } = byFile.get(info.file) ?? { file: info.file };
-          return { ...info, ...captured };
-        }),
+      const { output, diagnosis } = buildSeriesOutput({
+        diff,
+        kept,
+        samples: earlier?.samples ?? [],
+        ...(unitCount ? { unitCount } : {}),
+        ...(earlier ? { gates: earlier.gates } : {}),
         target: earlier?.target ?? { pid: first.pid ?? Number(basename(first.file).split('-')[0]), nodeVersion: first.nodeVersion ?? diff.snapshots[0]?.nodeVersion ?? '?' },
-        samples,
         capture: earlier?.capture ?? {
           outDir: dir,
           requested: kept.length,
@@ -127,10 +120,9 @@ Examples:
           endedBy: 'signal', // not known without result.json: the page does not show it (captureKnown)
           inspector: { host: '?', port: 0, how: 'sigusr1', openedByUs: false, inspectorClosed: false, note: 'not recorded (no result.json)' },
         },
-        ...verdictFields(diagnosis),
-        warnings: [...diff.warnings, ...(earlier ? earlier.warnings.filter((w) => !diff.warnings.includes(w)) : [])],
+        warnings: earlier?.warnings ?? [],
         leakhunt: earlier?.leakhunt ?? { captureRssPeak: 0 },
-      };
+      });
       if (flags.json) {
         await writeResult('json', output, () => buildAttachDocument(output, { top: groups, groups }, diagnosis), globals().noColor);
         return;

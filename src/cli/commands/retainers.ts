@@ -1,14 +1,14 @@
 // `leakhunt retainers <file> (--class NAME | --id N)`: what keeps an object, or a class, alive.
 
 import type { Command } from 'commander';
-import { findRetainers, type RetainersTarget } from '../../analysis/find-retainers.js';
+import { findRetainers, type RetainersResult, type RetainersTarget } from '../../analysis/find-retainers.js';
 import { HeapAnalysis } from '../../analysis/heap-analysis.js';
 import { parseSnapshotFile } from '../../snapshot/parse.js';
 import { buildRetainersDocument } from '../../report/retainers-report.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { UsageError } from '../../errors.js';
 import { parseTop } from '../parse-options.js';
-import { createProgress, wantsProgress } from '../progress.js';
+import { createProgress, wantsProgress, type Progress } from '../progress.js';
 import { formatOf, writeResult } from '../output.js';
 import type { GlobalOptions } from '../global-options.js';
 
@@ -31,6 +31,22 @@ function targetOf(flags: RetainersFlags): RetainersTarget {
   const id = Number(String(flags.id).replace(/^@/, ''));
   if (!Number.isInteger(id) || id < 0) throw new UsageError(`--id must be a V8 object id such as 4411 or @4411, got "${flags.id}"`);
   return { id };
+}
+
+/** `retainers`' work, shared with the MCP server: the chains of `target`, or a UsageError naming what is not there. */
+export async function runRetainers(
+  file: string, target: RetainersTarget, o: { paths: number; depth: number; showStrings: boolean; progress?: Progress },
+): Promise<RetainersResult> {
+  const graph = await parseSnapshotFile(file, { onProgress: (read, total) => o.progress?.bytes('reading', read, total) });
+  const analysis = new HeapAnalysis(graph, { onPhase: (phase) => o.progress?.phase(phase) });
+  const lookup = findRetainers(analysis, target, { paths: o.paths, depth: o.depth, showStrings: o.showStrings, labelChain });
+  o.progress?.done();
+  if (!lookup.found) {
+    const what = 'id' in target ? `no object @${target.id}` : `no objects of class "${target.className}"`;
+    const hint = lookup.suggestions.length ? ` (did you mean ${lookup.suggestions.map((s) => `"${s}"`).join(', ')}?)` : '';
+    throw new UsageError(`${file}: ${what} in this snapshot${hint}`);
+  }
+  return lookup.result;
 }
 
 export function registerRetainers(program: Command, globals: () => GlobalOptions): void {
@@ -58,15 +74,7 @@ Examples:
       const depth = parseTop(flags.depth, '--depth');
       const format = formatOf(flags);
       const progress = createProgress(wantsProgress(cmd, flags.progress, format === 'text'));
-      const graph = await parseSnapshotFile(file, { onProgress: (read, total) => progress.bytes('reading', read, total) });
-      const analysis = new HeapAnalysis(graph, { onPhase: (phase) => progress.phase(phase) });
-      const lookup = findRetainers(analysis, target, { paths, depth, showStrings: flags.showStrings === true, labelChain });
-      progress.done();
-      if (!lookup.found) {
-        const what = 'id' in target ? `no object @${target.id}` : `no objects of class "${target.className}"`;
-        const hint = lookup.suggestions.length ? ` (did you mean ${lookup.suggestions.map((s) => `"${s}"`).join(', ')}?)` : '';
-        throw new UsageError(`${file}: ${what} in this snapshot${hint}`);
-      }
-      await writeResult(format, lookup.result, () => buildRetainersDocument(lookup.result, file), globals().noColor);
+      const result = await runRetainers(file, target, { paths, depth, showStrings: flags.showStrings === true, progress });
+      await writeResult(format, result, () => buildRetainersDocument(result, file), globals().noColor);
     });
 }

@@ -17,7 +17,7 @@ import { formatBytes } from '../../report/format.js';
 import { warn } from '../output.js';
 import type { ExitStatus, GlobalOptions } from '../global-options.js';
 import {
-  addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, printLines, targetAddressOf, type TargetFlags,
+  addTargetOptions, assessSnapshot, installStopSignals, leftBehind, openWithPlan, printLines, targetAddressOf, transferNote, type TargetFlags,
 } from './attach-common.js';
 import { createCaptureProgress } from './attach-progress.js';
 import { assessDiskSpace, refuseBeforeSignal } from './output-checks.js';
@@ -66,7 +66,7 @@ Examples:
       let snapshot: CapturedSnapshot | undefined;
       let exited = false;
       try {
-        opened = await openWithPlan(address, `one snapshot, into ${early ?? defaultFile(0)}`, seen);
+        opened = await openWithPlan(address, `one snapshot, into ${early ?? defaultFile(0)}${transferNote(address.pid)}`, seen);
         const { session } = opened;
         try {
           if (!stop.signal.aborted) {

@@ -5,9 +5,9 @@
 
 import type { Command } from 'commander';
 import type { InspectorEndpoint } from '../../attach/inspector-port.js';
-import type { OpenedTarget } from '../../attach/open-target.js';
+import type { OpenedTarget, TargetAddress } from '../../attach/open-target.js';
 import { assertAttachable, runPreflight } from '../../attach/preflight.js';
-import { runWatch, type WatchResult } from '../../attach/watch.js';
+import { runWatch, type WatchResult, type WatchSample } from '../../attach/watch.js';
 import { summarizeTrend } from '../../diagnose/memory-trend.js';
 import { UsageError } from '../../errors.js';
 import { connectionLine } from '../../report/attach-report.js';
@@ -23,6 +23,60 @@ interface WatchFlags extends TargetFlags {
   for?: string;
   heap?: boolean;
   json?: boolean;
+}
+
+export interface WatchingOptions {
+  readonly address: TargetAddress & { timeoutMs: number };
+  readonly everyMs: number;
+  readonly everyText: string;
+  readonly forMs?: number;
+  readonly forText?: string;
+  /** Over the inspector (heap, external) rather than /proc alone. */
+  readonly heap: boolean;
+  /** No plan line on stderr (JSON lines on stdout). */
+  readonly quiet: boolean;
+  readonly signal: AbortSignal;
+  readonly onSample?: (sample: WatchSample) => void;
+  readonly seen?: { endpoint?: InspectorEndpoint };
+  readonly onOpened?: (opened: OpenedTarget) => void;
+}
+
+export type Watched = WatchResult & { readonly pid: number | undefined; readonly trend: ReturnType<typeof summarizeTrend> };
+
+/** `watch`'s work once its flags are read, shared with the MCP server's `watch_memory` tool. */
+export async function runWatching(o: WatchingOptions): Promise<Watched> {
+  const { address, everyMs, forMs } = o;
+  const seen = o.seen ?? {};
+  let opened: OpenedTarget | undefined;
+  let result: WatchResult;
+  if (o.heap) {
+    opened = await openWithPlan(address, `memory samples every ${o.everyText} over the inspector (process.memoryUsage(), no pause)`, seen);
+    o.onOpened?.(opened);
+    printLines([connectionLine(opened.session.endpoint, opened.session.info)]);
+  } else {
+    assertAttachable(runPreflight(address.pid!, { observeOnly: true }));
+    if (!o.quiet) printLines([`leakhunt: watching pid ${address.pid} every ${o.everyText}${forMs === undefined ? ' until Ctrl-C' : ` for ${o.forText}`} (RSS from /proc; --heap for heap / external)`]);
+  }
+  const session = opened?.session;
+  try {
+    result = await runWatch({
+      ...(address.pid === undefined ? {} : { pid: address.pid }),
+      ...(session ? { session } : {}),
+      everyMs,
+      ...(forMs === undefined ? {} : { forMs }),
+      signal: o.signal,
+      ...(o.onSample ? { onSample: o.onSample } : {}),
+    });
+  } finally {
+    if (session) {
+      const detach = await session.detach();
+      if (detach.openedByUs && !detach.inspectorClosed) warn(`the inspector of pid ${session.info.pid} ${detach.note}`);
+      else if (detach.openedByUs && !o.quiet) process.stderr.write(`leakhunt: inspector: ${detach.note}\n`);
+    }
+  }
+  const pid = address.pid ?? opened?.session.info.pid;
+  if (result.endedBy === 'target-exited') warn(`pid ${pid} exited`);
+  return { ...result, pid, trend: summarizeTrend(result.samples, result.headroomBytes) };
 }
 
 export function registerWatch(program: Command, globals: () => GlobalOptions): void {
@@ -50,38 +104,17 @@ Examples:
       const seen: { endpoint?: InspectorEndpoint } = {};
       let opened: OpenedTarget | undefined;
       const stop = installStopSignals('watching', () => leftBehind(opened?.session, seen, address.pid));
-      let result: WatchResult;
+      let watched: Watched;
       try {
-        if (flags.heap) {
-          opened = await openWithPlan(address, `memory samples every ${flags.every} over the inspector (process.memoryUsage(), no pause)`, seen);
-          printLines([connectionLine(opened.session.endpoint, opened.session.info)]);
-        } else {
-          assertAttachable(runPreflight(address.pid!, { observeOnly: true }));
-          if (!json) printLines([`leakhunt: watching pid ${address.pid} every ${flags.every}${forMs === undefined ? ' until Ctrl-C' : ` for ${flags.for}`} (RSS from /proc; --heap for heap / external)`]);
-        }
-        const session = opened?.session;
-        try {
-          result = await runWatch({
-            ...(address.pid === undefined ? {} : { pid: address.pid }),
-            ...(session ? { session } : {}),
-            everyMs,
-            ...(forMs === undefined ? {} : { forMs }),
-            signal: stop.signal,
-            onSample: (s) => process.stdout.write(json ? `${JSON.stringify(sampleJson(address.pid, s))}\n` : `${sampleLine(s)}\n`),
-          });
-        } finally {
-          if (session) {
-            const detach = await session.detach();
-            if (detach.openedByUs && !detach.inspectorClosed) warn(`the inspector of pid ${session.info.pid} ${detach.note}`);
-            else if (detach.openedByUs && !json) process.stderr.write(`leakhunt: inspector: ${detach.note}\n`);
-          }
-        }
+        watched = await runWatching({
+          address, everyMs, everyText: flags.every, ...(forMs === undefined ? {} : { forMs, forText: flags.for }), heap: flags.heap === true, quiet: json,
+          signal: stop.signal, seen, onOpened: (o) => (opened = o),
+          onSample: (s) => process.stdout.write(json ? `${JSON.stringify(sampleJson(address.pid, s))}\n` : `${sampleLine(s)}\n`),
+        });
       } finally {
         stop.dispose();
       }
-      const pid = address.pid ?? opened?.session.info.pid;
-      if (result.endedBy === 'target-exited') warn(`pid ${pid} exited`);
-      const watched = { ...result, trend: summarizeTrend(result.samples, result.headroomBytes) };
+      const { pid } = watched;
       if (json) process.stdout.write(`${JSON.stringify(summaryJson(pid, watched))}\n`);
       else process.stdout.write(`\n${renderTerminal(buildWatchSummary(pid, watched), terminalChalk(process.stdout, globals().noColor), outputWidth())}`);
     });

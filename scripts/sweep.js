@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// The sweep behind the model's parameters (docs/diagnosis-model.md): kept eval runs (npm run eval --
+// --keep <dir>) re-diagnosed in process with one parameter varied, judged as the eval judges. Each
+// program's capture is analysed once with this build (`leakhunt report <capture> --json`, cached in
+// <program>/report-<commit>.json); only the diagnosis runs per value.
+//   npm run sweep -- <kept dir>... --param falseAlarm=0.001,0.01,0.05 [--param zRuledOut=1,1.5,2]
+// A sweep is a training step: its seeds are the development set; a fresh seed measures the error rate.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dist = new URL('../dist/', import.meta.url);
+const { diagnoseCapture } = await import(new URL('src/diagnose/diagnose-capture.js', dist).href);
+const { DEFAULT_MODEL } = await import(new URL('src/diagnose/model-params.js', dist).href);
+const { judge, summarize } = await import(new URL('test/helpers/eval/judge.js', dist).href);
+const { truthOf } = await import(new URL('test/helpers/eval/draw.js', dist).href);
+
+const args = process.argv.slice(2);
+const dirs = [];
+const sweeps = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--param') {
+    const [name, values] = (args[++i] ?? '').split('=');
+    if (!(name in DEFAULT_MODEL) || !values) {
+      console.error(`sweep: --param name=v1,v2 with a name of ${Object.keys(DEFAULT_MODEL).join(', ')}`);
+      process.exit(2);
+    }
+    sweeps.push({ name, values: values.split(',').map(Number) });
+  } else dirs.push(args[i]);
+}
+if (dirs.length === 0 || sweeps.length === 0) {
+  console.error('usage: npm run sweep -- <kept dir>... --param name=v1,v2,...');
+  process.exit(2);
+}
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+const bin = new URL('../bin/leakhunt.js', import.meta.url).pathname;
+
+/** This build's report of a kept program, analysed once. */
+function reportOf(dir) {
+  const cached = join(dir, `report-${commit}.json`);
+  if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8'));
+  const r = spawnSync(process.execPath, [bin, 'report', join(dir, 'capture'), '--json', '--no-progress'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) return undefined;
+  writeFileSync(cached, r.stdout, { mode: 0o600 });
+  return JSON.parse(r.stdout);
+}
+
+const programs = [];
+for (const run of dirs) {
+  for (const k of readdirSync(run).filter((n) => /^\d+$/.test(n)).sort((a, b) => a - b)) {
+    const dir = join(run, k);
+    if (!existsSync(join(dir, 'params.json')) || !existsSync(join(dir, 'capture'))) continue;
+    const out = reportOf(dir);
+    if (!out) {
+      console.error(`sweep: ${dir}: report failed, left out`);
+      continue;
+    }
+    programs.push({ params: JSON.parse(readFileSync(join(dir, 'params.json'), 'utf8')), out });
+    process.stderr.write(`\rsweep: ${programs.length} programs analysed`);
+  }
+}
+process.stderr.write('\n');
+
+const pct = (x) => (x === undefined || Number.isNaN(x) ? '—' : `${(100 * x).toFixed(1)}%`);
+for (const { name, values } of sweeps) {
+  console.log(`\n${name} (default ${DEFAULT_MODEL[name]}), ${programs.length} programs from ${dirs.join(', ')}, diagnosed at ${commit}`);
+  console.log('  value      false alarms  detection ≥ limit  detection all  inconclusive  wrong');
+  for (const value of values) {
+    const params = { ...DEFAULT_MODEL, [name]: value };
+    const results = programs.map(({ params: p, out }) => {
+      const d = diagnoseCapture(out, out.snapshots, out.samples ?? [], out.capture?.unitCount?.count, params);
+      const answer = { verdict: d.verdict, exitCode: null, evidence: d.evidence, findings: d.findings, taken: out.snapshots.length };
+      const judged = judge(p, answer, []);
+      return { params: p, truth: truthOf(p), ...answer, ...judged, problems: [], verdict: d.verdict, right: judged.judgement === 'right' };
+    });
+    const s = summarize(results);
+    const wrong = results.filter((r) => r.judgement === 'wrong').length;
+    console.log(`  ${String(value).padEnd(10)} ${pct(s.falseAlarmRate).padStart(12)}  ${pct(s.detectionRateAboveLimit).padStart(17)}  ${pct(s.detectionRate).padStart(13)}  ${pct(s.inconclusiveRate).padStart(12)}  ${String(wrong).padStart(5)}`);
+  }
+}
