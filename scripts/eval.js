@@ -68,7 +68,7 @@ if (values.sample && (values.seed || values.programs || values['max-heap'] || va
 if (values.replay !== undefined && (values['one-snapshot'] || values.keep || values.seed || values.programs)) fail('--replay takes the seed and programs from the kept directory');
 if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.keep).length > 0 && only === undefined) fail(`--keep ${values.keep} is not empty`);
 
-const { evaluatePrograms, jsonReport, renderReport, replayKept } = await import('../dist/test/helpers/eval/evaluate.js');
+const { evaluatePrograms, jsonReport, renderReport, replayCommand, replayKept } = await import('../dist/test/helpers/eval/evaluate.js');
 const { summarize } = await import('../dist/test/helpers/eval/judge.js');
 const { describeProgram, drawProgram, sampleIndexes, truthOf } = await import('../dist/test/helpers/eval/draw.js');
 const { runOneSnapshot, stopAllPrograms } = await import('../dist/test/helpers/eval/run-program.js');
@@ -117,7 +117,7 @@ if (values.replay !== undefined) {
   const results = await replayKept(dir, concurrency, progress, only);
   if (results.length === 0) fail(`${dir} holds no kept program${only === undefined ? '' : ` #${only}`}`);
   const summary = summarize(results);
-  console.log(renderReport(run.seed, results, summary, ` (or offline: npm run eval -- --replay ${dir} --only <index>)`).join('\n'));
+  console.log(renderReport(run.seed, results, summary, (k) => `npm run eval -- --replay ${dir} --only ${k}`).join('\n'));
   console.log('\n(replayed: exit codes are not judged; report exits 0 whatever the verdict)');
   if (values.json) writeFileSync(values.json, `${JSON.stringify(jsonReport(run.seed, results, summary, { replayOf: dir, capturedAt: run.commit, diagnosedBy: commit() }), null, 2)}\n`);
   process.exit(0);
@@ -191,6 +191,6 @@ const results = await evaluatePrograms({ seed, indexes, node, concurrency: value
 const summary = summarize(results);
 const extra = `${values.node ? ` --node ${values.node}` : ''}${values.sample ? SAMPLE.replayFlags : `${maxHeap ? ` --max-heap ${maxHeap}` : ''}${maxInterval ? ` --max-interval ${maxInterval}` : ''}`}`;
 console.log('');
-console.log(renderReport(seed, results, summary, extra).join('\n'));
+console.log(renderReport(seed, results, summary, (k) => replayCommand(seed, k, extra)).join('\n'));
 console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s on ${version}, concurrency ${concurrency}${values.keep ? `; captures kept in ${values.keep} (npm run eval -- --replay ${values.keep})` : ''}`);
 if (values.json) writeFileSync(values.json, `${JSON.stringify(jsonReport(seed, results, summary, { nodeVersion: version, commit: commit(), command: `npm run eval -- ${process.argv.slice(2).join(' ')}` }), null, 2)}\n`);

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { drawProgram, sampleIndexes, SAMPLE_QUOTAS, truthOf } from '../helpers/eval/draw.js';
-import { evaluatePrograms, renderReport } from '../helpers/eval/evaluate.js';
+import { evaluatePrograms, renderReport, replayCommand } from '../helpers/eval/evaluate.js';
 import { summarize } from '../helpers/eval/judge.js';
 import { SAMPLE } from '../helpers/eval/sample.js';
 
@@ -30,6 +30,6 @@ test('the diagnosis answers a fixed-seed sample of drawn programs right', { time
   });
   t.diagnostic(`${indexes.length} programs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const wrong = results.filter((r) => r.judgement === 'wrong');
-  const report = renderReport(SAMPLE.seed, results, summarize(results), SAMPLE.replayFlags);
+  const report = renderReport(SAMPLE.seed, results, summarize(results), (k) => replayCommand(SAMPLE.seed, k, SAMPLE.replayFlags));
   assert.equal(wrong.length, 0, `${wrong.length} of ${results.length} programs answered wrong:\n${report.join('\n')}`);
 });

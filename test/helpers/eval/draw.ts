@@ -129,7 +129,9 @@ export function drawProgram(seed: number, index: number, options: DrawOptions = 
   const targetMB = Math.round(20 * Math.pow(maxHeapMB / 20, d.next() ** 2));
   const smallShare = d.uniform(0.02, 0.1);
   const turnMs = d.int(10, 50);
-  const workMs = Math.round(d.logUniform(20, 400));
+  // Up to 1.5 s of work a turn (a model or tool call): up to ~150 turns in flight, each with its timer and,
+  // with `als`, its store (the one-snapshot suspects of issue 21 point 7 were the turns in flight).
+  const workMs = Math.round(d.logUniform(20, 1500));
   const intervalMs = d.int(2000, Math.max(2000, Math.min(5000, options.maxIntervalMs ?? 5000)));
   const turnsPerInterval = Math.max(1, Math.round(intervalMs / turnMs));
   const pacing = d.chance(0.5) ? { kind: 'time' as const, intervalMs } : { kind: 'counter' as const, every: turnsPerInterval };
@@ -200,7 +202,7 @@ export function drawProgram(seed: number, index: number, options: DrawOptions = 
     buffersInFlight: d.chance(0.3) ? { perTurn: d.int(1, 4), bytes: Math.round(d.logUniform(1024, 64 * 1024)) } : null,
     als: d.chance(0.4),
   };
-  const warmMs = Math.round(Math.max(1500, (healthy.ttlCache?.ttlMs ?? 0) * 1.5, workMs * 3));
+  const warmMs = Math.round(Math.max(1500, (healthy.ttlCache?.ttlMs ?? 0) * 1.5, workMs * 2));
   return {
     index,
     seed: programSeed(seed ^ 0x5bd1e995, index),

@@ -84,8 +84,11 @@ export function replayCommand(seed: number, index: number, extra = ''): string {
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 
-/** The printed report: plain text lines. */
-export function renderReport(seed: number, results: readonly ProgramResult[], summary: Summary, replayExtra = ''): string[] {
+/**
+ * The printed report: plain text lines. `replay(k)` is the command that replays program k: by seed on the
+ * generator's commit, or from a kept capture (`--replay <dir> --only k`).
+ */
+export function renderReport(seed: number, results: readonly ProgramResult[], summary: Summary, replay: (index: number) => string): string[] {
   const lines: string[] = [];
   lines.push(`seed ${seed} · ${summary.counts.programs} programs · ${summary.counts.right} right, ${summary.counts.wrong} wrong, ${summary.counts.inconclusive} inconclusive`);
   lines.push('');
@@ -119,7 +122,7 @@ export function renderReport(seed: number, results: readonly ProgramResult[], su
       const top = r.findings[0] ? `; top finding ${r.findings[0].kind} ${r.findings[0].className}` : '';
       lines.push(`  ${r.judgement.toUpperCase()} #${r.params.index}: truth ${r.truth}, verdict ${r.verdict ?? 'none given'}${top} — ${r.reasons.join('; ')}`);
       lines.push(`    ${describeProgram(r.params)}${kept.count ? ` · ${formatBytes(kept.bytes)}/interval` : ''}`);
-      lines.push(`    replay: ${replayCommand(seed, r.params.index, replayExtra)}`);
+      lines.push(`    replay: ${replay(r.params.index)}`);
     }
   }
   return lines;
