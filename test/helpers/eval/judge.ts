@@ -6,7 +6,7 @@ import { farFromLimit, keptPerInterval, NATIVE_HANDLE_CLASS, truthOf, type Progr
 import type { Answer } from './run-program.js';
 
 /** right; wrong (an alarm on a healthy program, a leak missed or misnamed, an attach that failed); or not sure near the limit. */
-export type Judgement = 'right' | 'wrong' | 'inconclusive';
+export type Judgement = 'right' | 'wrong' | 'inconclusive' | 'below-limit';
 
 export interface Judged {
   readonly judgement: Judgement;
@@ -51,6 +51,11 @@ export function judge(p: ProgramParams, answer: Answer | undefined, problems: re
     const leaks = truthOf(p) !== 'none' && truthOf(p) !== 'backlog';
     if (leaks && farFromLimit(p)) reasons.push('inconclusive far from the detection limit');
     return reasons.length ? { judgement: 'wrong', reasons } : { judgement: 'inconclusive', reasons };
+  }
+  // A leak below the detection limit (5 objects and 16 KiB an interval) that raised no alarm is missed,
+  // as the target allows: counted against the detection rate over all leaks, never as a wrong answer.
+  if (isLeakTruth(truthOf(p)) && !aboveLimit(p) && (verdict === 'none' || verdict === 'warm-up') && reasons.length === 0) {
+    return { judgement: 'below-limit', reasons: ['a leak below the detection limit, not found'] };
   }
   if (!rightVerdicts(p).includes(verdict)) reasons.push(`verdict ${verdict}, truth ${truthOf(p)}`);
   else if (p.fault.kind === 'native' && verdict === 'leak' && answer.findings[0]?.className !== NATIVE_HANDLE_CLASS) {
@@ -108,7 +113,7 @@ export interface Summary {
   readonly inconclusiveRate: number | null;
   readonly byRate: readonly BucketRow[];
   readonly byBytes: readonly BucketRow[];
-  readonly counts: { readonly programs: number; readonly right: number; readonly wrong: number; readonly inconclusive: number };
+  readonly counts: { readonly programs: number; readonly right: number; readonly wrong: number; readonly inconclusive: number; readonly belowLimit: number };
 }
 
 const isLeakTruth = (t: Truth) => t === 'leak' || t === 'external' || t === 'native';
@@ -147,6 +152,7 @@ export function summarize(results: readonly ProgramResult[]): Summary {
       right: results.filter((r) => r.judgement === 'right').length,
       wrong: results.filter((r) => r.judgement === 'wrong').length,
       inconclusive: results.filter((r) => r.judgement === 'inconclusive').length,
+      belowLimit: results.filter((r) => r.judgement === 'below-limit').length,
     },
   };
 }

@@ -95,7 +95,9 @@ export function attachArgsOf(p: ProgramParams, pid: number | string, outDir: str
   const pacing = p.pacing.kind === 'time'
     ? ['--interval', `${p.pacing.intervalMs}ms`]
     : ['--counter', COUNTER, '--every', String(p.pacing.every), '--interval', '60s'];
-  return ['attach', String(pid), '--snapshots', String(p.snapshots), ...pacing, '--sample-every', '250ms', '--json', '--no-progress', '--out', outDir];
+  // The product's default capture (3 snapshots, more while the verdict is inconclusive), with the
+  // drawn count as its budget.
+  return ['attach', String(pid), '--max-snapshots', String(p.snapshots), ...pacing, '--sample-every', '250ms', '--json', '--no-progress', '--out', outDir];
 }
 
 /** Generous: every snapshot of a 500 MB heap pauses ~10 s here, and the analysis reads them all. */
@@ -144,7 +146,7 @@ export async function runProgram(p: ProgramParams, node: string, keepDir?: strin
       else {
         answer = answerOf(r.stdout, r.code);
         if (!answer) problems.push(`attach printed no JSON: ${r.stdout.slice(0, 200)}`);
-        else if (answer.taken !== p.snapshots) problems.push(`${answer.taken} snapshots taken, not ${p.snapshots}`);
+        else if (answer.taken < Math.min(3, p.snapshots) || answer.taken > p.snapshots) problems.push(`${answer.taken} snapshots taken, not 3 to ${p.snapshots}`);
       }
       if (!target.alive()) problems.push(`the program died during the attach: ${target.stderr().slice(-300)}`);
     } finally {
