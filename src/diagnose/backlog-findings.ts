@@ -8,6 +8,7 @@ import type { Finding } from './finding.js';
 import { backlogFix, fixFields, pendingQueueOf } from './fixes.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { drainedAfterPeak, growsWithWork, stepsOf, type Significance } from './growth-model.js';
+import { leakZ } from './kept-model.js';
 import { rates, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 
 /** A pile-up is at least this many pending objects at its peak. */
@@ -31,7 +32,7 @@ interface BacklogRow {
  * High turnover while the count piles up (still rising, or risen then fallen back); or checkpoint puts
  * waiting in LangGraph's put chain (checkpointPutsRow).
  */
-function backlogRows(diff: DiffResult, floor: Significance, work: readonly number[]): BacklogRow[] {
+function backlogRows(diff: DiffResult, floor: Significance, work: readonly number[], zAlarm: number): BacklogRow[] {
   const out: BacklogRow[] = [];
   for (const row of diff.classes) {
     if (!row.deletedPerInterval || V8_INTERNAL.test(row.name) || TIME_DRIVEN.test(row.name)) continue;
@@ -50,7 +51,11 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
     if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < Math.max(MIN_BACKLOG_BYTES, floor.totalsFloorBytes)) continue;
     // Rising with the work in every interval (growth-model.ts growsWithWork), as totals are judged: a
     // share of the count before each step cut a queue growing by a steady 39 a step once it held 186.
-    const rising = growsWithWork(stepsOf(row.counts), work) && stepsOf(row.counts).every((s) => s >= 5);
+    // And beyond the count's own back-and-forth: pending work is a count of independent operations, so
+    // its rise from first to last must clear z standard deviations of two Poisson counts.
+    const first = row.counts[0]!, last = row.counts[row.counts.length - 1]!;
+    const rising = growsWithWork(stepsOf(row.counts), work) && stepsOf(row.counts).every((s) => s >= 5)
+      && last - first >= zAlarm * Math.sqrt(Math.max(1, first + last));
     const drained = drainedAfterPeak(row.counts);
     if (!rising && !drained) continue;
     const turnover = turnoverOf(row);
@@ -121,7 +126,7 @@ function drainText(drained: boolean): string {
 export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): Finding[] {
   const { input } = ctx;
   const n = input.diff.snapshots.length;
-  const rows = backlogRows(input.diff, ctx.significance, ctx.work).filter(({ row }) => !known.some((f) => f.className === row.name));
+  const rows = backlogRows(input.diff, ctx.significance, ctx.work, leakZ(1, ctx.params.falseAlarm)).filter(({ row }) => !known.some((f) => f.className === row.name));
   return rows.slice(0, 3).map(({ row, drained, turnover, checkpointPuts }) => {
     const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
     const what = checkpointPuts
