@@ -22,6 +22,7 @@ import { withAllocations, withSameCauseSites } from './finding-allocation.js';
 import type { Candidate, DiagnoseInput, Diagnosis, Finding, ModelFigures, Verdict } from './finding.js';
 import type { MemoryTrend } from './memory-trend.js';
 import { DEFAULT_MODEL } from './model-params.js';
+import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { foldSharedHolders } from './fold-findings.js';
 import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
 import { signatureGrowthFindings } from './signature-growth.js';
@@ -108,7 +109,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const firstMaxId = diff.mode === 'ids' ? Math.min(...diff.snapshots.map((s) => s.maxId)) : undefined;
   const kept = withSameCauseSites(foldSharedHolders(classified.filter((f) => f.kind !== 'backlog'), firstMaxId));
   const held = classified.filter((f) => f.kind === 'backlog');
-  const backlog = diff.sameProcess ? [...held, ...backlogFindings(ctx, [...held, ...kept])] : [];
+  // LangGraph's checkpoint puts first: they name the cause the other pending classes share (their
+  // promises, a saver's queue), whichever way each was found.
+  const backlog = (diff.sameProcess ? [...held, ...backlogFindings(ctx, [...held, ...kept])] : [])
+    .sort((a, b) => Number(CHECKPOINT_CHAIN.puts.test(b.className)) - Number(CHECKPOINT_CHAIN.puts.test(a.className)));
   // Bytes weighed where they live: in the lasting groups, backing stores against JS objects; without
   // any, the backing-store class totals or the timeline's external part against the program's objects.
   const outside = kept.reduce((sum, f) => sum + (f.externalSize ?? 0), 0);
