@@ -8,7 +8,7 @@
 //                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>]
 //   npm run eval -- --replay <kept dir> [--only <index>] [--json out.json]   today's build on kept captures
 //   npm run eval -- --one-snapshot [--programs N] [--seed S]   healthy programs, one snapshot, analyze
-//   npm run eval -- --sample                                   the npm-test sample (test/e2e/eval-sample.test.ts)
+//   npm run eval -- --sample                                   the fixed-seed sample (docs/evaluation.md)
 //   npm run eval -- --truth-check [--programs N] [--seed S]    what each program keeps, measured without leakhunt
 import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';

@@ -171,12 +171,11 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   });
   const zNeeded = leakZ(scored.length, ctx.params.falseAlarm);
   const open: Candidate[] = [];
-  // Largest first, a class summed over its paths competing with its single paths: the finding is the
-  // class's whole growth, its paths counted with it.
+  // Findings before candidates; within each, single paths largest first, then classes summed over paths.
   const judged = scored
     .map((x) => ({ ...x, status: judge(x.k, x.c, x.row, zNeeded, ctx.params) }))
     .filter((x) => x.status !== undefined)
-    .sort((a, b) => (a.status === b.status ? b.c.retainedSize - a.c.retainedSize : a.status === 'leak' ? -1 : 1));
+    .sort((a, b) => (a.status === b.status ? 0 : a.status === 'leak' ? -1 : 1));
   for (const { c, row, k, status } of judged) {
     // A class already found by one of its paths is not found again by the sum of its paths.
     if (c.paths > 1 && found.has(c.className)) continue;

@@ -27,7 +27,7 @@ const ZERO_COUNT_VARIANCE = 1;
 export interface InFlight {
   /** Objects of the class born in an interval and alive at its end that died later, per snapshot. */
   readonly level: number;
-  /** Variance of that estimate. */
+  /** Variance of that estimate; Infinity when no earlier interval shows any of the class's objects. */
   readonly variance: number;
 }
 
@@ -38,6 +38,9 @@ export interface InFlight {
  */
 export function inFlightOf(newPerInterval: readonly number[] | null, survivorCounts: readonly number[] | null): InFlight {
   if (!newPerInterval || !survivorCounts || newPerInterval.length < 2) return { level: 0, variance: ZERO_COUNT_VARIANCE };
+  // A class none of whose objects were born before the last interval (new in the series, or idle till
+  // then) shows nothing of its work in flight: its last interval cannot be told from that work at all.
+  if (newPerInterval.slice(0, -1).every((n) => n === 0)) return { level: 0, variance: Infinity };
   const born = stepsOf(survivorCounts);
   const transient = newPerInterval.slice(0, -1).map((n, k) => Math.max(0, n - born[k]!));
   const level = mean(transient);

@@ -1,7 +1,7 @@
 // Runs a set of drawn programs (or re-judges kept captures) and renders what the eval prints: the seed,
 // the confusion matrix, detection by kept rate and by kept bytes, the false alarms, and one line per
 // wrong or inconclusive program with its params and the command that replays it. Shared by
-// scripts/eval.js (npm run eval) and test/e2e/eval-sample.test.ts.
+// scripts/eval.js (npm run eval, and its --sample).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

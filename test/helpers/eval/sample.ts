@@ -1,5 +1,5 @@
-// The npm-test sample of the evaluation, in one place: test/e2e/eval-sample.test.ts runs it and
-// `npm run eval -- --sample` prints its full report (docs/evaluation.md).
+// The fixed-seed sample of the evaluation, in one place: `npm run eval -- --sample` runs it (not in npm test
+// while it fails at HEAD: docs/evaluation.md, "The sample").
 
 import type { DrawOptions } from './draw.js';
 
