@@ -236,13 +236,17 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
       externalSize: c.externalSize,
     });
   }
-  // A carrier (an array, a plain object, a closure) whose chain runs through a later finding's objects
-  // is held by it too (a queued job's arrays, found before the job because they retain more): one
-  // finding, the job's. The program's own objects keep their finding (a RunTree held through a client).
+  // A finding whose chain runs through a later finding's objects is held by them too (a queued job's
+  // arrays, a tracing queue's items held through the RunTree), found first because it retains more:
+  // one finding, the holder's. Not when its own chain reaches an AsyncLocalStorage store before that
+  // holder: the store is what the leak is (a RunTree captured by a client's timer is not the client's).
   const absorbed = new Set<Finding>();
   for (const f of findings) {
-    if (!headedByCarrier(f)) continue;
-    const holder = findings.find((h) => h !== f && !absorbed.has(h) && f.chain.slice(1).some((hop) => hop.node.className === h.className));
+    const holder = findings.find((h) => {
+      if (h === f || absorbed.has(h)) return false;
+      const at = f.chain.findIndex((hop, i) => i > 0 && hop.node.className === h.className);
+      return at > 0 && !f.chain.slice(0, at).some((hop) => hop.label?.kind === 'async-context');
+    });
     if (!holder) continue;
     absorbed.add(f);
     hold(alsoHeld, holder, f.className, f.count);
