@@ -160,10 +160,6 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
 function checkpointRunsPileUp(diff: DiffResult): boolean {
   return diff.classes.some((r) => {
     if (!CHECKPOINT_CHAIN.classes.test(r.name)) return false;
-    // Run loops born before the last interval and still alive at the end outlived their runs: kept (a
-    // graph leaked with every turn, story A), not runs waiting for their writes.
-    const s = r.survivorCounts;
-    if (s && s.length >= 3 && s[s.length - 2]! >= MIN_RUNS) return false;
     const peak = Math.max(...r.counts);
     const roseEveryInterval = r.counts.length >= 3 && r.counts.every((c, i) => i === 0 || c > r.counts[i - 1]!);
     return peak >= MIN_RUNS && (roseEveryInterval || peak >= 2 * Math.min(...r.counts));

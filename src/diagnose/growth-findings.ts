@@ -68,7 +68,10 @@ function judge(k: KeptRate, curve: Curve, row: ClassDiffRow | undefined, z: numb
   if (live === 'replaced') return undefined;
   // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth
   // that is slowing down may still level off.
-  return k.z >= z && live === 'kept' && curve.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
+  // And objects that outlived a whole interval: growth seen in the last interval alone may be the work
+  // in flight at that moment (a burst the earlier intervals did not show).
+  const outlived = k.kept.slice(0, -1).some((n) => n > 0);
+  return k.z >= z && live === 'kept' && outlived && curve.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
 }
 
 function hasAsyncContext(chain: readonly ChainHop[]): boolean {
@@ -243,7 +246,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   const absorbed = new Set<Finding>();
   for (const f of findings) {
     const holder = findings.find((h) => {
-      if (h === f || absorbed.has(h)) return false;
+      if (h === f || absorbed.has(h) || !isProgramClass(h.className)) return false;
       const at = f.chain.findIndex((hop, i) => i > 0 && hop.node.className === h.className);
       return at > 0 && !f.chain.slice(0, at).some((hop) => hop.label?.kind === 'async-context');
     });
