@@ -80,7 +80,7 @@ async function attachStory(fixture: string, every: number, rate: number, env: Re
   try {
     assert.ok(target.alive(), `${fixture} runs: ${target.stderr()}`);
     const r = await runCli([
-      'attach', String(target.pid), '--counter', COUNTER, '--every', String(every), '--snapshots', '3',
+      'attach', String(target.pid), '--counter', COUNTER, '--every', String(every), '--max-snapshots', '5',
       '--sample-every', '250ms', '--out', join(dir, 'capture'), '--json', '--no-progress',
     ], { timeoutMs: CLI_TIMEOUT_MS });
     assert.ok(r.code === 0 || r.code === 1, `attach ran to the end (exit ${r.code}); stderr:\n${r.stderr}`);
@@ -88,9 +88,9 @@ async function attachStory(fixture: string, every: number, rate: number, env: Re
     const readings = out.snapshots.map((s) => s.counter ?? NaN);
     console.log(`# attach-agents: ${fixture} ${JSON.stringify(env)} at ${rate}/s: exit ${r.code}, verdict ${out.verdict}, requests ${readings.join(' → ')}, paused ${out.snapshots.map((s) => (s.durationMs / 1000).toFixed(1)).join(' s, ')} s; ${((Date.now() - started) / 1000).toFixed(1)} s in all`);
     // Paced by the work, whatever the machine's speed.
-    assert.equal(out.capture.taken, 3);
+    assert.ok(out.capture.taken >= 3 && out.capture.taken <= 5, `3 snapshots, more while the verdict is unsettled: ${out.capture.taken}`);
     for (let i = 1; i < readings.length; i++) assert.ok(readings[i]! - readings[i - 1]! >= every, `≥ ${every} turns between snapshots: ${readings.join(' → ')}`);
-    assert.deepEqual(out.capture.unitCount, { count: readings[2]! - readings[0]!, source: 'counter' });
+    assert.deepEqual(out.capture.unitCount, { count: readings[readings.length - 1]! - readings[0]!, source: 'counter' });
     // Left as found.
     assert.equal(out.capture.inspector.inspectorClosed, true);
     // (A and D listen on a loopback port of their own: their in-process gRPC server.)
