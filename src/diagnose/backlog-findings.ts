@@ -46,7 +46,9 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
     if (peak < MIN_BACKLOG_COUNT || peak < 2 * row.counts[0]!) continue;
     // In two snapshots at least: a queue seen full in one snapshot only (0 → 81 → 0) is a batch caught
     // before its flush, not work arriving faster than it completes.
-    const low = Math.min(...row.counts);
+    // Against the level it started from: a burst at one snapshot over a steady level (89 → 89 → 507 → 21
+    // promises of a batching client) is one moment's work, not a pile-up.
+    const low = Math.min(row.counts[0]!, ...row.counts.slice(1, -1));
     if (row.counts.filter((c) => c >= Math.max(2 * low, low + MIN_BACKLOG_COUNT / 2)).length < 2) continue;
     if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < Math.max(MIN_BACKLOG_BYTES, floor.totalsFloorBytes)) continue;
     // Rising with the work in every interval (growth-model.ts growsWithWork), as totals are judged: a

@@ -253,8 +253,10 @@ test('no backlog: a batch queue caught full in one snapshot only', () => {
   const batch = diagnose({ diff: diffOf([row('{action, payload, itemPromise}', [0, 81, 0], [0, 81], 4000)]) });
   assert.equal(batch.verdict, 'none');
   assert.equal(batch.findings.length, 0);
-  // The same counts seen in two snapshots are a pile-up that drained.
-  assert.equal(diagnose({ diff: diffOf([row('PendingWrite', [40, 81, 0], [30, 81], 8000)]) }).verdict, 'backlog');
+  // Counts piled up over the starting level in two snapshots are a pile-up that drained.
+  assert.equal(diagnose({ diff: diffOf([row('PendingWrite', [0, 40, 81, 0], [0, 30, 81], 8000)], [], 4) }).verdict, 'backlog');
+  // A burst at one snapshot over a steady level (a batching client's promises) is not.
+  assert.notEqual(diagnose({ diff: diffOf([row('Promise', [89, 89, 507, 21], [80, 80, 500], 200)], [], 4) }).verdict, 'backlog');
 });
 
 test('native from attach: RSS steps across the snapshots\' pauses are taken out before judging', () => {
