@@ -113,13 +113,15 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   // promises, a saver's queue), whichever way each was found.
   const backlog = (diff.sameProcess ? [...held, ...backlogFindings(ctx, [...held, ...kept])] : [])
     .sort((a, b) => Number(CHECKPOINT_CHAIN.puts.test(b.className)) - Number(CHECKPOINT_CHAIN.puts.test(a.className)));
-  // Bytes weighed where they live: in the lasting groups, backing stores against JS objects; without
-  // any, the backing-store class totals or the timeline's external part against the program's objects.
+  // Bytes weighed where they live: in the lasting groups, backing stores against JS objects. Without
+  // any, and only where ids cannot tell kept Buffers from Buffers in flight (both count in a class
+  // total), the backing-store class totals against the program's objects. With ids a kept Buffer is a
+  // survivor, judged by the model like any object; a total that rose twice is Buffers in flight.
   const outside = kept.reduce((sum, f) => sum + (f.externalSize ?? 0), 0);
   const inside = kept.reduce((sum, f) => sum + f.retainedSize - (f.externalSize ?? 0), 0);
   // Not from the timeline: between snapshots it counts Buffers not yet collected (in flight, or freed
   // lazily), while each snapshot's backing stores are counted after V8's own GC.
-  const externalBytes = kept.length > 0 ? outside > inside : externalFromSnapshots(diff, ctx, jsGrowth);
+  const externalBytes = kept.length > 0 ? outside > inside : !byIds && externalFromSnapshots(diff, ctx, jsGrowth);
 
   const evidence: string[] = [];
   let verdict: Verdict = 'none';

@@ -355,3 +355,13 @@ test('checkpoint puts waiting in LangGraph\'s put chain: a backlog filling and d
   // Nothing waiting in the put chain, nothing kept: the timeline alone is no verdict (no finding).
   assert.equal(diagnose({ diff: diffOf([row('Session', [10, 10, 10])]), samples: growingExternal }).verdict, 'none');
 });
+
+test('with ids, backing stores whose total rose twice are Buffers in flight unless a kept group holds them', () => {
+  // Buffers made and dropped by the work in flight: the class total rises in both intervals, no Buffer
+  // born after the first snapshot is still alive in the last.
+  const stores = { ...row('system / JSArrayBufferData', [60, 70, 76], [50, 58], 33 * 1024) };
+  const buffers = row('Buffer', [60, 70, 76], [50, 58], 96);
+  const d = diagnose({ diff: diffOf([stores, buffers, row('Object', [5000, 5001, 5002])]) });
+  assert.equal(d.verdict, 'none');
+  assert.deepEqual(d.findings, []);
+});
