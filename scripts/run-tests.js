@@ -25,7 +25,7 @@ if (files.length === 0) {
   console.error(`no test files under ${root}${filters.length ? ` matching ${filters.map((f) => `"${f}"`).join(' or ')}` : ''}`);
   process.exit(1);
 }
-const ALONE = ['/e2e/agent-fixtures.test.js', '/e2e/attach-agents.test.js', '/e2e/zoo.test.js', '/e2e/demo-output.test.js', '/e2e/profile.test.js'];
+const ALONE = ['/e2e/agent-fixtures.test.js', '/e2e/attach-agents.test.js', '/e2e/zoo.test.js', '/e2e/demo-output.test.js', '/e2e/profile.test.js', '/e2e/eval-sample.test.js'];
 const alone = files.filter((f) => ALONE.some((a) => f.endsWith(a)));
 const together = files.filter((f) => !alone.includes(f));
 let status = 0;

@@ -134,7 +134,11 @@ function candidates(groups: readonly SurvivorGroup[]): (Curve & { group: Survivo
     // One leak split over paths has many members on each; objects made once each along paths of their
     // own (a singleton's array per service) are not one growing thing.
     if (list.length < 2 || list.reduce((sum, g) => sum + g.count, 0) < MIN_MEMBERS_PER_PATH * list.length) continue;
-    const top = list.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
+    // The chain shown is the path of the members the model counts as kept (alive at the newest snapshot
+    // and born before its last interval), not of the largest path: beside a leak of a busy class, the
+    // largest path is often the work in flight at the newest snapshot.
+    const outlived = (g: SurvivorGroup): number => g.counts[g.counts.length - 2] ?? 0;
+    const top = list.reduce((a, b) => (outlived(b) > outlived(a) || (outlived(b) === outlived(a) && b.retainedSize > a.retainedSize) ? b : a));
     out.push({
       className,
       counts: top.counts.map((_, k) => list.reduce((sum, g) => sum + g.counts[k]!, 0)),

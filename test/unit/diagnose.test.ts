@@ -365,3 +365,20 @@ test('with ids, backing stores whose total rose twice are Buffers in flight unle
   assert.equal(d.verdict, 'none');
   assert.deepEqual(d.findings, []);
 });
+
+test('a class kept beside its own work in flight is named through the path of the kept members', () => {
+  // 37 an interval kept in a Map; ~200 more alive at each snapshot in the turns in flight (held by
+  // suspended async functions), all of which were born in the last interval.
+  const kept = { ...group('{note}', [0, 37, 73], 40_000), signature: '{note} ← (array)[] ← Map.table ← Object.keptMap ← (root)' };
+  const inFlight = { ...group('{note}', [0, 0, 228], 60_000), signature: '{note} ← Array[] ← Generator.parameters_and_registers ← (root)' };
+  inFlight.chain = [
+    inFlight.chain[0]!,
+    { node: { id: 12, name: 'Generator', type: 'object', className: 'Generator' }, edge: { type: 'internal', name: 'parameters_and_registers' }, selfSize: 40, retainedSize: 500, label: { kind: 'pending-work', text: 'a suspended async function' } },
+    inFlight.chain[3]!,
+  ];
+  const notes = { ...row('{note}', [231, 268, 342], [190, 190]), newPerInterval: [227, 264] };
+  const d = diagnose({ diff: diffOf([notes], [inFlight, kept]) });
+  assert.equal(d.verdict, 'leak');
+  assert.equal(d.findings[0]!.kind, 'leak');
+  assert.match(d.findings[0]!.signature ?? '', /keptMap/);
+});

@@ -1,5 +1,5 @@
-// The fixed-seed sample of the evaluation, in one place: `npm run eval -- --sample` runs it (not in npm test
-// while it fails at HEAD: docs/evaluation.md, "The sample").
+// The fixed-seed sample of the evaluation, in one place: test/e2e/eval-sample.test.ts (npm test) and
+// `npm run eval -- --sample` run it (docs/evaluation.md, "The sample").
 
 import type { DrawOptions } from './draw.js';
 
