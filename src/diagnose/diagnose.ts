@@ -24,7 +24,8 @@ import type { MemoryTrend } from './memory-trend.js';
 import { DEFAULT_MODEL } from './model-params.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { foldSharedHolders } from './fold-findings.js';
-import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
+import { growthFindings, type GrowthContext } from './growth-findings.js';
+import { isProgramGrowth, V8_INTERNAL } from './group-filter.js';
 import { signatureGrowthFindings } from './signature-growth.js';
 import { bornPerInterval, growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
 import { describeTrend, summarizeTrend } from './memory-trend.js';
@@ -215,7 +216,7 @@ function nativeFinding(memory: MemoryTrend, text: string): Finding {
 
 /** The program class that grew in every interval, however little: worth a line when nothing else is. */
 function smallSteadyGrowth(diff: DiffResult, sig: Significance): string | undefined {
-  const row = diff.classes.find((c) => !V8_INTERNAL.test(c.name) && c.grewEveryInterval === true);
+  const row = diff.classes.find((c) => isProgramGrowth(c.name) && c.grewEveryInterval === true);
   if (!row) return undefined;
   if (row.retainedDelta < sig.floorBytes) {
     return `${row.name} grew in every interval (${row.counts.join(' → ')}) but its growth (${kib(row.retainedDelta)} retained) is below what a finding needs (${kib(sig.floorBytes)}: ${floorReason(sig)})`;

@@ -3,8 +3,7 @@
 // retain more than the significance floor; groups between ruled out and that level are candidates
 // (the verdict `inconclusive` when nothing else is found). Every independent group that passes is
 // a finding, largest first; a group whose chain runs through an earlier finding's objects is held by
-// it and folds into it ("also held"). Only V8's own bookkeeping and context plumbing (an
-// AsyncContextFrame is how a resource holds a store, not what leaks) never lead a finding.
+// it and folds into it ("also held"). Which groups count and which may lead: group-filter.ts.
 
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow, SurvivorGroup } from '../analysis/diff/diff-series.js';
@@ -14,11 +13,8 @@ import { bornPerInterval, type Significance } from './growth-model.js';
 import { classKeeps, inFlightOf, intervalsToSettle, keptRate, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
+import { countsAsGrowth, mayLeadFinding, V8_INTERNAL } from './group-filter.js';
 
-/** V8's own objects: code, shapes, system objects; they come and go on their own. */
-export const V8_INTERNAL = /^\((compiled code|system|object shape|sliced string|concatenated string)\)$|^system \/ /;
-/** Hops that carry something else: never named as what leaks (the frame's store is). */
-export const PLUMBING = /^(AsyncContextFrame)$/;
 /** A class summed over its paths must have this many survivors per path on average. */
 const MIN_MEMBERS_PER_PATH = 4;
 
@@ -52,7 +48,6 @@ export const EXTERNAL_SHARE = 0.5;
 
 /** A curve's kept rate (kept-model.ts), or undefined when it cannot be a finding whatever its counts. */
 function keptOf(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext): KeptRate | undefined {
-  if (V8_INTERNAL.test(curve.className) || PLUMBING.test(curve.className)) return undefined;
   if (curve.retainedSize < ctx.significance.floorBytes) return undefined;
   return keptRate(bornPerInterval(curve.counts), ctx.work, inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null));
 }
@@ -164,9 +159,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   const alsoHeld: AlsoHeld = new Map();
   const folded: Folded = new Map();
   const found = new Set<string>();
-  // Groups nothing lasting holds (only a per-moment root, or only Node's cleanup list names them) and the
-  // context plumbing (a frame and its table: how a resource holds a store) never lead a finding.
-  const groups = (diff.survivors?.groups ?? []).filter((g) => !g.plumbing && (g.heldBy === 'lasting' || g.heldBy === 'unrooted'));
+  const groups = (diff.survivors?.groups ?? []).filter(countsAsGrowth);
   const scored = candidates(groups).flatMap((c) => {
     const row = rowOf.get(c.className);
     const k = keptOf(c, row, ctx);
@@ -184,6 +177,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
     if (c.paths > 1 && found.has(c.className)) continue;
     const born = bornPerInterval(c.counts);
     if (status === 'candidate') {
+      if (!mayLeadFinding(c.group)) continue;
       const count = c.counts[c.counts.length - 1]!;
       open.push({ className: c.className, signature: c.group.signature, count, born, retainedSize: c.retainedSize, z: k.z, zNeeded, moreIntervals: intervalsToSettle(k, zNeeded), chain: c.group.chain });
       continue;
@@ -218,6 +212,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
       }
       continue;
     }
+    if (!mayLeadFinding(g)) continue;
     found.add(c.className);
     const few = fewText(c.className);
     const external = c.externalSize >= EXTERNAL_SHARE * c.retainedSize;

@@ -43,10 +43,10 @@ import type { ChainHop } from '../analysis/chain-description.js';
 import type { DiffResult, SignatureGroup } from '../analysis/diff/diff-series.js';
 import type { Finding } from './finding.js';
 
-import { heldByModuleSystem } from './code-bounded.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
-import { EXTERNAL_SHARE, headedByCarrier, isProgramClass, PLUMBING, rates as growthRates, V8_INTERNAL } from './growth-findings.js';
+import { EXTERNAL_SHARE, headedByCarrier, isProgramClass, rates as growthRates } from './growth-findings.js';
+import { countsAsGrowth, mayLeadFinding } from './group-filter.js';
 
 export interface GrowthRates {
   /** Time between the first and the last snapshot. */
@@ -84,7 +84,7 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): F
       if (passes(holder)) through.set(holder, [...(through.get(holder) ?? []), g]);
       continue;
     }
-    if (heldByModuleSystem(g)) continue; // bounded by the code (code-bounded.ts): listed under a finding, never one
+    if (!mayLeadFinding(g)) continue; // listed under a finding, never one (group-filter.ts)
     const count = addedObjects(g);
     const external = g.externalSize >= EXTERNAL_SHARE * g.retainedSize;
     findings.push({
@@ -134,7 +134,7 @@ function namedAfter(f: Finding, g: SignatureGroup, count: number, n: number, rat
 }
 
 function isLeakGroup(g: SignatureGroup, work: readonly number[], floor: number): boolean {
-  if (V8_INTERNAL.test(g.className) || PLUMBING.test(g.className) || g.chain.length === 0) return false;
+  if (!countsAsGrowth(g) || g.chain.length === 0) return false;
   if (addedObjects(g) < Math.max(MIN_GROWTH_COUNT, NOISE_SHARE * g.counts[0]!)) return false;
   if (g.counts.length >= 3 && !growsWithWork(stepsOf(g.counts), work)) return false;
   return grownRetained(g) >= floor;

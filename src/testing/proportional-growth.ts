@@ -25,7 +25,7 @@
 // group whose chain names the AsyncLocalStorage store holding it lends the finding its chain.
 
 import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
-import { V8_INTERNAL } from '../diagnose/growth-findings.js';
+import { countsAsGrowth } from '../diagnose/group-filter.js';
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { SurvivorCurve } from './survivor-curves.js';
 
@@ -102,7 +102,7 @@ function hasAsyncContext(chain: readonly ChainHop[]): boolean {
 
 /** The groups of a warm-up / N / N series that grew with the iterations, largest first, folded by holder. */
 export function findProportionalGrowth(groups: readonly SurvivorCurve[], iterations: number): GrowingGroup[] {
-  const grows = (g: SurvivorCurve): boolean => !V8_INTERNAL.test(g.className) && isProportional(bornPerInterval(g.counts), iterations);
+  const grows = (g: SurvivorCurve): boolean => countsAsGrowth(g) && isProportional(bornPerInterval(g.counts), iterations);
   const candidates: Candidate[] = groups.filter(grows).map((group) => ({ group, byClass: false }));
   // A class whose survivors grow in proportion while no single path of it does.
   const covered = new Set(candidates.map((c) => c.group.className));
