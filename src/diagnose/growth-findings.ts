@@ -6,11 +6,13 @@
 // it and folds into it ("also held"). Which groups count and which may lead: group-filter.ts.
 
 import type { ChainHop } from '../analysis/chain-description.js';
-import type { ClassDiffRow, SurvivorGroup } from '../analysis/diff/diff-series.js';
+import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
 import type { Candidate, DiagnoseInput, Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
-import { bornPerInterval, type Significance } from './growth-model.js';
-import { classKeeps, inFlightOf, intervalsToSettle, keptRate, leakZ, type KeptRate } from './kept-model.js';
+import { fromSurvivorGroup, type GrowingGroup } from './growing-group.js';
+import type { Significance } from './growth-model.js';
+import { judgeGroup, scoreGroup } from './judge-group.js';
+import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
 import { countsAsGrowth, mayLeadFinding, V8_INTERNAL } from './group-filter.js';
@@ -35,39 +37,8 @@ export function rates(count: number, input: Pick<DiagnoseInput, 'elapsedMs' | 'u
   };
 }
 
-interface Curve {
-  readonly className: string;
-  readonly counts: readonly number[];
-  readonly retainedSize: number;
-  /** Of the retained size, ArrayBuffer backing stores. */
-  readonly externalSize: number;
-}
-
 /** A group whose retained bytes are mostly backing stores is memory outside the JS heap: `external`. */
 export const EXTERNAL_SHARE = 0.5;
-
-/** A curve's kept rate (kept-model.ts), or undefined when it cannot be a finding whatever its counts. */
-function keptOf(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext): KeptRate | undefined {
-  if (curve.retainedSize < ctx.significance.floorBytes) return undefined;
-  return keptRate(bornPerInterval(curve.counts), ctx.work, inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null));
-}
-
-/** How a curve stands against the leak level `z`: a finding, a candidate, or ruled out. */
-function judge(k: KeptRate, curve: Curve, row: ClassDiffRow | undefined, z: number, params: ModelParams): 'leak' | 'candidate' | undefined {
-  // Nothing kept late: ruled out, unless the early intervals kept objects and the series cannot tell
-  // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
-  if (k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z)) return undefined;
-  const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null);
-  // The class's live count must keep them (a bounded structure lets as many go as it takes in).
-  const live = row ? classKeeps(k.kept, row.counts, inFlight, z, params.keptShare) : 'kept';
-  if (live === 'replaced') return undefined;
-  // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth
-  // that is slowing down may still level off.
-  // And objects that outlived a whole interval: growth seen in the last interval alone may be the work
-  // in flight at that moment (a burst the earlier intervals did not show).
-  const outlived = k.kept.slice(0, -1).some((n) => n > 0);
-  return k.z >= z && live === 'kept' && outlived && curve.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
-}
 
 function hasAsyncContext(chain: readonly ChainHop[]): boolean {
   return chain.some((hop) => hop.label?.kind === 'async-context');
@@ -104,7 +75,7 @@ export function isProgramClass(className: string): boolean {
 /** Per finding: the classes of other growing groups held through its objects, with their counts. */
 type AlsoHeld = Map<Finding, Map<string, number>>;
 /** Per finding: the lasting groups folded into it, for naming it after the program's own objects. */
-type Folded = Map<Finding, (Curve & { group: SurvivorGroup; born: readonly number[] })[]>;
+type Folded = Map<Finding, GrowingGroup[]>;
 
 function hold(alsoHeld: AlsoHeld, holder: Finding, className: string, count: number): void {
   let held = alsoHeld.get(holder);
@@ -116,26 +87,30 @@ function fewText(className: string): string | undefined {
   return FRAMEWORK_OBJECTS.find((f) => f.few && f.className.test(className))?.text;
 }
 
-/** Candidates: single path groups, then per-class sums of classes whose paths differ per member. */
-function candidates(groups: readonly SurvivorGroup[]): (Curve & { group: SurvivorGroup; paths: number })[] {
-  const out = groups.map((g) => ({ className: g.className, counts: g.counts, retainedSize: g.retainedSize, externalSize: g.externalSize, group: g, paths: 1 }));
-  const byClass = new Map<string, SurvivorGroup[]>();
+/** Groups to judge: single paths, then per-class sums of classes whose paths differ per member. */
+export function withClassSums(groups: readonly GrowingGroup[]): GrowingGroup[] {
+  const out = [...groups];
+  const byClass = new Map<string, GrowingGroup[]>();
   for (const g of groups) {
     const list = byClass.get(g.className);
     if (list) list.push(g);
     else byClass.set(g.className, [g]);
   }
+  const total = (list: readonly GrowingGroup[], of: (g: GrowingGroup) => number) => list.reduce((sum, g) => sum + of(g), 0);
   for (const [className, list] of byClass) {
     // One leak split over paths has many members on each; objects made once each along paths of their
     // own (a singleton's array per service) are not one growing thing.
-    if (list.length < 2 || list.reduce((sum, g) => sum + g.count, 0) < MIN_MEMBERS_PER_PATH * list.length) continue;
+    if (list.length < 2 || total(list, (g) => g.counts[g.counts.length - 1]!) < MIN_MEMBERS_PER_PATH * list.length) continue;
     const top = list.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
+    const sumAt = (of: (g: GrowingGroup) => readonly number[] | null) => of(top)?.map((_, k) => total(list, (g) => of(g)![k]!)) ?? null;
     out.push({
+      ...top,
       className,
-      counts: top.counts.map((_, k) => list.reduce((sum, g) => sum + g.counts[k]!, 0)),
-      retainedSize: list.reduce((sum, g) => sum + g.retainedSize, 0),
-      externalSize: list.reduce((sum, g) => sum + g.externalSize, 0),
-      group: top,
+      counts: sumAt((g) => g.counts)!,
+      born: top.born ? sumAt((g) => g.born) : null,
+      retainedSize: total(list, (g) => g.retainedSize),
+      externalSize: total(list, (g) => g.externalSize),
+      movedElsewhere: total(list, (g) => g.movedElsewhere),
       paths: list.length,
     });
   }
@@ -159,30 +134,30 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   const alsoHeld: AlsoHeld = new Map();
   const folded: Folded = new Map();
   const found = new Set<string>();
-  const groups = (diff.survivors?.groups ?? []).filter(countsAsGrowth);
-  const scored = candidates(groups).flatMap((c) => {
+  const groups = (diff.survivors?.groups ?? []).map(fromSurvivorGroup).filter(countsAsGrowth);
+  const scored = withClassSums(groups).flatMap((c) => {
     const row = rowOf.get(c.className);
-    const k = keptOf(c, row, ctx);
+    const k = scoreGroup(c, row, ctx.work, ctx.significance);
     return k ? [{ c, row, k }] : [];
   });
   const zNeeded = leakZ(scored.length, ctx.params.falseAlarm);
   const open: Candidate[] = [];
   // Findings before candidates; within each, single paths largest first, then classes summed over paths.
   const judged = scored
-    .map((x) => ({ ...x, status: judge(x.k, x.c, x.row, zNeeded, ctx.params) }))
+    .map((x) => ({ ...x, status: judgeGroup(x.k, x.c, x.row, zNeeded, ctx.params, ctx.work) }))
     .filter((x) => x.status !== undefined)
     .sort((a, b) => (a.status === b.status ? 0 : a.status === 'leak' ? -1 : 1));
   for (const { c, row, k, status } of judged) {
     // A class already found by one of its paths is not found again by the sum of its paths.
     if (c.paths > 1 && found.has(c.className)) continue;
-    const born = bornPerInterval(c.counts);
+    const born = c.born!;
     if (status === 'candidate') {
-      if (!mayLeadFinding(c.group)) continue;
+      if (!mayLeadFinding(c)) continue;
       const count = c.counts[c.counts.length - 1]!;
-      open.push({ className: c.className, signature: c.group.signature, count, born, retainedSize: c.retainedSize, z: k.z, zNeeded, moreIntervals: intervalsToSettle(k, zNeeded), chain: c.group.chain });
+      open.push({ className: c.className, signature: c.signature, count, born, retainedSize: c.retainedSize, z: k.z, zNeeded, moreIntervals: intervalsToSettle(k, zNeeded), chain: c.chain });
       continue;
     }
-    const g = c.group;
+    const g = c;
     const count = c.counts[c.counts.length - 1]!;
     const sameClass = found.has(c.className) ? findings.find((f) => f.className === c.className) : undefined;
     if (sameClass) {
@@ -195,7 +170,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
       const holder = findings[index]!;
       if (!found.has(c.className)) {
         hold(alsoHeld, holder, c.className, count);
-        folded.set(holder, [...(folded.get(holder) ?? []), { ...c, born }]);
+        folded.set(holder, [...(folded.get(holder) ?? []), c]);
       }
       found.add(c.className);
       // The chain through an AsyncLocalStorage store explains the leak best (the holder is the resource
@@ -268,7 +243,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
  * folded into it (its chain runs through the carrier, which stays a labelled hop); the carrier moves to
  * "also held", and the finding keeps what the whole leak retains.
  */
-function namedAfterProgram(f: Finding, inner: readonly (Curve & { group: SurvivorGroup; born: readonly number[] })[], alsoHeld: AlsoHeld): Finding {
+function namedAfterProgram(f: Finding, inner: readonly GrowingGroup[], alsoHeld: AlsoHeld): Finding {
   if (!headedByCarrier(f)) return f;
   const own = inner.filter((c) => isProgramClass(c.className));
   if (own.length === 0) return f;
@@ -280,18 +255,18 @@ function namedAfterProgram(f: Finding, inner: readonly (Curve & { group: Survivo
   const named: Finding = {
     ...f,
     className: best.className,
-    signature: best.group.signature,
+    signature: best.signature,
     count,
     perInterval: f.perInterval * (count / Math.max(1, f.count)),
     ...(f.perMinute !== undefined ? { perMinute: f.perMinute * (count / Math.max(1, f.count)) } : {}),
     ...(f.perUnit !== undefined ? { perUnit: f.perUnit * (count / Math.max(1, f.count)) } : {}),
-    chain: best.group.chain,
-    ...fixFields(suggestFix(best.className, best.group.chain)),
+    chain: best.chain,
+    ...fixFields(suggestFix(best.className, best.chain)),
     evidence: [
-      `${count} ${best.className} born after the first snapshot are still alive, born per interval and kept: ${best.born.join(', ')}, each held through a ${f.className} (${f.count} of them)`,
+      `${count} ${best.className} born after the first snapshot are still alive, born per interval and kept: ${best.born!.join(', ')}, each held through a ${f.className} (${f.count} of them)`,
       ...f.evidence.slice(1),
     ],
-    born: best.born,
+    born: best.born!,
   };
   alsoHeld.set(named, held);
   return named;

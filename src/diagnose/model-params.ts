@@ -15,6 +15,20 @@ export interface ModelParams {
   readonly minGroupBytes: number;
   /** Share of the live heap a judgement on class totals must clear (with the noise between snapshots). */
   readonly liveShare: number;
+  /**
+   * assertNoLeak's stricter rule, where the work is known exactly (N iterations per interval): a group
+   * is a leak only when every interval kept objects in proportion to its work; no candidates.
+   */
+  readonly proportional?: ProportionalRule;
+}
+
+export interface ProportionalRule {
+  /** Fewest kept objects per unit of work in every interval. */
+  readonly minPerUnit: number;
+  /** Allowed difference between the intervals' kept objects, as a share of the largest. */
+  readonly tolerance: number;
+  /** Allowed difference in objects whatever the share (an object in flight at a snapshot). */
+  readonly slack: number;
 }
 
 export const DEFAULT_MODEL: ModelParams = {
