@@ -98,13 +98,13 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   // Without ids (one process across inspector sessions, instances of one service): live counts per path.
   const byIds = diff.mode !== 'signatures' && diff.sameProcess ? growthFindings(ctx) : undefined;
   const byPaths = diff.mode === 'signatures'
-    ? signatureGrowthFindings(diff, { work, significance: sig, ...(input.elapsedMs ? { elapsedMs: input.elapsedMs } : {}), ...(input.unitCount ? { unitCount: input.unitCount } : {}) })
-    : [];
+    ? signatureGrowthFindings(diff, { work, significance: sig, params, ...(input.elapsedMs ? { elapsedMs: input.elapsedMs } : {}), ...(input.unitCount ? { unitCount: input.unitCount } : {}) })
+    : { findings: [], candidates: [] };
   // Two points (two instances at two ages, two sessions) cannot tell a leak from a cache filled once
   // between them: what grew is a candidate, and a third point settles it.
   const twoPoints = diff.mode === 'signatures' && n < 3;
-  const growth = byIds?.findings ?? (twoPoints ? [] : byPaths);
-  const candidates: Candidate[] = byIds?.candidates ?? (twoPoints ? byPaths.map(candidateOf) : []);
+  const growth = byIds?.findings ?? (twoPoints ? [] : byPaths.findings);
+  const candidates: Candidate[] = byIds?.candidates ?? (twoPoints ? byPaths.findings.map(candidateOf) : byPaths.candidates);
   const classified = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f));
   // Ids tell which hops existed before the series: groups hanging on the same old holder are one cause.
   const firstMaxId = diff.mode === 'ids' ? Math.min(...diff.snapshots.map((s) => s.maxId)) : undefined;

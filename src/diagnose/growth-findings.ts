@@ -51,7 +51,7 @@ function growthEvidence(className: string, count: number, born: readonly number[
 }
 
 /** How far the kept rate is above none, in the model's units (kept-model.ts). */
-function zText(z: number): string {
+export function zText(z: number): string {
   return `z = ${z >= 10 ? z.toFixed(0) : z.toFixed(1)}`;
 }
 
