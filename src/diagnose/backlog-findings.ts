@@ -9,7 +9,8 @@ import { backlogFix, fixFields, pendingQueueOf } from './fixes.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { drainedAfterPeak, growsWithWork, stepsOf, type Significance } from './growth-model.js';
 import { leakZ } from './kept-model.js';
-import { rates, type GrowthContext } from './growth-findings.js';
+import type { GrowthContext } from './growth-findings.js';
+import { rates } from './finding-rates.js';
 import { isProgramGrowth } from './group-filter.js';
 
 /** A pile-up is at least this many pending objects at its peak. */

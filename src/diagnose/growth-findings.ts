@@ -15,7 +15,9 @@ import { judgeGroup, scoreGroup } from './judge-group.js';
 import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
-import { countsAsGrowth, mayLeadFinding, V8_INTERNAL } from './group-filter.js';
+import { countsAsGrowth, mayLeadFinding } from './group-filter.js';
+import { externalText, isExternal, isProgramClass, nameAfterProgram } from './carriers.js';
+import { rates } from './finding-rates.js';
 
 /** A class summed over its paths must have this many survivors per path on average. */
 const MIN_MEMBERS_PER_PATH = 4;
@@ -27,18 +29,6 @@ export interface GrowthContext {
   readonly significance: Significance;
   readonly params: ModelParams;
 }
-
-/** Per interval, and per minute and per unit of work when the series says how long and how much. */
-export function rates(count: number, input: Pick<DiagnoseInput, 'elapsedMs' | 'unitCount'>, intervals: number) {
-  return {
-    perInterval: intervals > 0 ? count / intervals : count,
-    ...(input.elapsedMs ? { perMinute: (count * 60000) / input.elapsedMs } : {}),
-    ...(input.unitCount ? { perUnit: count / input.unitCount } : {}),
-  };
-}
-
-/** A group whose retained bytes are mostly backing stores is memory outside the JS heap: `external`. */
-export const EXTERNAL_SHARE = 0.5;
 
 function hasAsyncContext(chain: readonly ChainHop[]): boolean {
   return chain.some((hop) => hop.label?.kind === 'async-context');
@@ -53,23 +43,6 @@ function growthEvidence(className: string, count: number, born: readonly number[
 /** How far the kept rate is above none, in the model's units (kept-model.ts). */
 export function zText(z: number): string {
   return `z = ${z >= 10 ? z.toFixed(0) : z.toFixed(1)}`;
-}
-
-/**
- * Objects that carry a leak rather than being it: a timer, a listener function, a promise, a plain array,
- * a frame. A finding headed by one of these is named after the program's own objects folded into it when
- * there are any (`PollJob` held by a `Timeout`, `RequestState` closed over by a listener).
- */
-const CARRIER = /^(Timeout|Immediate|TimersList|Function|\(closure\)|Array|Object|Promise|Map|Set|WeakRef|AsyncContextFrame|\(object elements\)|\(array\)|\(string\)|\(number\))$|\(\)$/;
-
-/** A finding a carrier heads, to be named after the program's own objects held through it (external memory keeps its holder). */
-export function headedByCarrier(f: Finding): boolean {
-  return CARRIER.test(f.className) && f.kind !== 'external';
-}
-
-/** A class of the program's own objects: neither a carrier nor V8's. */
-export function isProgramClass(className: string): boolean {
-  return !CARRIER.test(className) && !V8_INTERNAL.test(className);
 }
 
 /** Per finding: the classes of other growing groups held through its objects, with their counts. */
@@ -190,7 +163,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
     if (!mayLeadFinding(g)) continue;
     found.add(c.className);
     const few = fewText(c.className);
-    const external = c.externalSize >= EXTERNAL_SHARE * c.retainedSize;
+    const external = isExternal(c);
     findings.push({
       kind: external ? 'external' : few ? 'should-be-few' : 'leak',
       className: c.className,
@@ -202,7 +175,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
       ...fixFields(suggestFix(c.className, g.chain)),
       evidence: [
         growthEvidence(c.className, count, born, row, c.paths, k),
-        ...(external ? [`${Math.round((100 * c.externalSize) / c.retainedSize)}% of what they retain is ArrayBuffer backing stores (Buffers): memory outside the JS heap`] : []),
+        ...(external ? [externalText(c)] : []),
         ...(few ? [`a process needs only a handful of ${c.className} objects (${few}), yet the series kept adding more`] : []),
       ],
       born,
@@ -228,9 +201,8 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   const result = findings
     .filter((f) => !absorbed.has(f))
     .map((f) => {
-      const named = namedAfterProgram(f, folded.get(f) ?? [], alsoHeld);
-      const held = alsoHeld.get(named);
-      return held ? { ...named, alsoHeld: [...held].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : named;
+      const { finding, held } = nameAfterProgram(f, folded.get(f) ?? [], alsoHeld.get(f), input, keptThrough);
+      return held && held.size > 0 ? { ...finding, alsoHeld: [...held].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : finding;
     })
     .sort((a, b) => b.retainedSize - a.retainedSize);
   // A candidate of a class already found, or held through a finding's objects, is part of that finding.
@@ -238,36 +210,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   return { findings: result, candidates: unexplained.sort((a, b) => (b.z ?? 0) - (a.z ?? 0)), tested: scored.length, zNeeded };
 }
 
-/**
- * A finding headed by a carrier takes the name, count, curve and chain of the largest program object
- * folded into it (its chain runs through the carrier, which stays a labelled hop); the carrier moves to
- * "also held", and the finding keeps what the whole leak retains.
- */
-function namedAfterProgram(f: Finding, inner: readonly GrowingGroup[], alsoHeld: AlsoHeld): Finding {
-  if (!headedByCarrier(f)) return f;
-  const own = inner.filter((c) => isProgramClass(c.className));
-  if (own.length === 0) return f;
-  const best = own.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
-  const count = best.counts[best.counts.length - 1]!;
-  const held = new Map(alsoHeld.get(f) ?? []);
-  held.delete(best.className);
-  held.set(f.className, f.count);
-  const named: Finding = {
-    ...f,
-    className: best.className,
-    signature: best.signature,
-    count,
-    perInterval: f.perInterval * (count / Math.max(1, f.count)),
-    ...(f.perMinute !== undefined ? { perMinute: f.perMinute * (count / Math.max(1, f.count)) } : {}),
-    ...(f.perUnit !== undefined ? { perUnit: f.perUnit * (count / Math.max(1, f.count)) } : {}),
-    chain: best.chain,
-    ...fixFields(suggestFix(best.className, best.chain)),
-    evidence: [
-      `${count} ${best.className} born after the first snapshot are still alive, born per interval and kept: ${best.born!.join(', ')}, each held through a ${f.className} (${f.count} of them)`,
-      ...f.evidence.slice(1),
-    ],
-    born: best.born!,
-  };
-  alsoHeld.set(named, held);
-  return named;
+/** What a group kept through the carrier heading its finding, as survivors tell it. */
+function keptThrough(g: GrowingGroup, count: number, carrier: Finding): string {
+  return `${count} ${g.className} born after the first snapshot are still alive, born per interval and kept: ${g.born!.join(', ')}, each held through a ${carrier.className} (${carrier.count} of them)`;
 }

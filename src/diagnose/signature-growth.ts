@@ -26,7 +26,9 @@ import { stepsOf, type Significance } from './growth-model.js';
 import { judgeGroup, scoreGroup } from './judge-group.js';
 import { intervalsToSettle, leakZ } from './kept-model.js';
 import { DEFAULT_MODEL, type ModelParams } from './model-params.js';
-import { EXTERNAL_SHARE, headedByCarrier, isProgramClass, rates as growthRates, zText } from './growth-findings.js';
+import { externalText, grownRetained, isExternal, nameAfterProgram } from './carriers.js';
+import { rates as growthRates } from './finding-rates.js';
+import { zText } from './growth-findings.js';
 import { countsAsGrowth, mayLeadFinding } from './group-filter.js';
 
 export interface GrowthRates {
@@ -79,7 +81,7 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): P
     if (!mayLeadFinding(g)) continue; // listed under a finding, never one (group-filter.ts)
     const count = addedObjects(g);
     const gained = g.counts[n - 1]! - g.counts[0]!;
-    const external = g.externalSize >= EXTERNAL_SHARE * g.retainedSize;
+    const external = isExternal(g);
     findings.push({
       kind: external ? 'external' : 'leak',
       className: g.className,
@@ -91,21 +93,14 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): P
       ...fixFields(suggestFix(g.className, g.chain)),
       evidence: [
         `${count} more ${g.className} alive along one retainer path (${g.counts.join(' → ')})${everyInterval(g)}${count < gained ? ` (the path gained ${gained}; its class's other paths lost ${g.movedElsewhere}, which may have moved here)` : ''}; compared by path, not object by object (the object ids of these snapshots do not line up)${n >= 3 ? `; ${zText(k.z)}` : ''}`,
-        ...(external ? [`${Math.round((100 * g.externalSize) / g.retainedSize)}% of what they retain is ArrayBuffer backing stores (Buffers): memory outside the JS heap`] : []),
+        ...(external ? [externalText(g)] : []),
       ],
       externalSize: g.externalSize,
     });
   }
   const named = findings.map((f) => {
-    const own = (through.get(f) ?? []).filter((g) => isProgramClass(g.className));
-    const best = own.length > 0 ? own.reduce((a, b) => (grownRetained(b) > grownRetained(a) ? b : a)) : undefined;
-    const lead = headedByCarrier(f) && best ? namedAfter(f, best, addedObjects(best), n, rates) : f;
-    const list = new Map(held.get(f) ?? []);
-    if (lead !== f) {
-      list.delete(best!.className);
-      list.set(f.className, f.count);
-    }
-    return list.size > 0 ? { ...lead, alsoHeld: [...list].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : lead;
+    const { finding, held: list } = nameAfterProgram(f, through.get(f) ?? [], held.get(f), rates, keptThrough);
+    return list && list.size > 0 ? { ...finding, alsoHeld: [...list].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : finding;
   });
   // Candidates of three points or more: kept growth the level does not settle, not held through a finding.
   const candidates = n < 3 ? [] : judged
@@ -120,27 +115,9 @@ function everyInterval(g: GrowingGroup): string {
   return g.counts.length >= 3 && stepsOf(g.counts).every((s) => s > 0) ? ', more in every interval' : '';
 }
 
-/** A carrier's finding named after the program's objects it holds (`g`, `count` of them added). */
-function namedAfter(f: Finding, g: GrowingGroup, count: number, n: number, rates: GrowthRates): Finding {
-  return {
-    ...f,
-    className: g.className,
-    signature: g.signature,
-    count,
-    ...growthRates(count, rates, n - 1),
-    chain: g.chain,
-    ...fixFields(suggestFix(g.className, g.chain)),
-    evidence: [
-      `${count} more ${g.className} alive along one retainer path (${g.counts.join(' → ')}), each held through a ${f.className} (${f.count} more of them)${everyInterval(g)}; compared by path, not object by object (the object ids of these snapshots do not line up)`,
-      ...f.evidence.slice(1),
-    ],
-  };
-}
-
-/** The part of the group's retained size (newest snapshot) that its added objects account for. */
-function grownRetained(g: GrowingGroup): number {
-  const alive = g.counts[g.counts.length - 1]!;
-  return alive > 0 ? (g.retainedSize * addedObjects(g)) / alive : 0;
+/** What a path kept through the carrier heading its finding, as live counts tell it. */
+function keptThrough(g: GrowingGroup, count: number, carrier: Finding): string {
+  return `${count} more ${g.className} alive along one retainer path (${g.counts.join(' → ')}), each held through a ${carrier.className} (${carrier.count} more of them)${everyInterval(g)}; compared by path, not object by object (the object ids of these snapshots do not line up)`;
 }
 
 /** Hops compared when a group's chain is matched inside a finding's chain. */
