@@ -1,11 +1,10 @@
 // From a snapshot series (and the memory timeline when attached) to ranked findings and one verdict.
 // The rules are one model of growth (growth-model.ts, docs/diagnosis-model.md):
 //
-// - leak: a survivor group born in every interval in proportion to the work, kept (its class's live
-//   count rose by at least half of what was born), retaining more than the significance floor (a share
-//   of the live heap, above the noise between snapshots). Every independent group that passes is a
-//   finding (growth-findings.ts); `should-be-few` when the class is a framework object a process needs
-//   a handful of.
+// - leak: a group that keeps objects late in the series at a rate above zero at the false-alarm level
+//   (judge-group.ts, kept-model.ts): survivors with ids (growth-findings.ts), live counts per retainer
+//   path without (signature-growth.ts); `should-be-few` when the class is a framework object a process
+//   needs a handful of. Not settled either way: a candidate, the verdict `inconclusive`.
 // - backlog: pending work replaced between snapshots while it piles up, or growth held through pending
 //   work whose operations complete (backlog-findings.ts); `drained` says whether it fell back.
 // - external: bytes grow where they live — ArrayBuffer backing stores (snapshots) or `external` (the

@@ -1,9 +1,9 @@
-// Leak and should-be-few findings: survivor groups whose kept rate late in the series is above zero at
-// the diagnosis's false-alarm level (kept-model.ts), whose class's live count keeps them, and which
-// retain more than the significance floor; groups between ruled out and that level are candidates
-// (the verdict `inconclusive` when nothing else is found). Every independent group that passes is
-// a finding, largest first; a group whose chain runs through an earlier finding's objects is held by
-// it and folds into it ("also held"). Which groups count and which may lead: group-filter.ts.
+// Leak and should-be-few findings of the id diff: survivor groups (growing-group.ts) through the one
+// filter (group-filter.ts) and judge (judge-group.ts: a kept rate above zero at the diagnosis's
+// false-alarm level, kept by its class's live count, above the floor); groups between ruled out and
+// that level are candidates (the verdict `inconclusive` when nothing else is found). Every independent
+// group that passes is a finding, largest first; a group whose chain runs through an earlier
+// finding's objects is held by it and folds into it ("also held"); carriers.ts names and weighs it.
 
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
