@@ -14,7 +14,7 @@
 // The fold is this mode's own (docs/diagnosis-model.md says why): a group whose path passes through
 // an earlier finding's class, hangs off the same holder (a Map's keys beside its values), or whose
 // chain is a tail of a finding's (it holds that finding's objects) is listed under it; a finding headed
-// by a carrier (growth-findings.ts headedByCarrier) is named after the largest program group through it.
+// by a carrier (carriers.ts) is named after the program group through it that grew most.
 
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { DiffResult } from '../analysis/diff/diff-series.js';
@@ -104,7 +104,7 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): P
   });
   // Candidates of three points or more: kept growth the level does not settle, not held through a finding.
   const candidates = n < 3 ? [] : judged
-    .filter(({ g, status }) => status === 'candidate' && mayLeadFinding(g) && !findings.some((f) => f.className === g.className || g.chain.slice(1).some((hop) => hop.node.className === f.className)))
+    .filter(({ g, status }) => status === 'candidate' && mayLeadFinding(g) && ![...findings, ...named].some((f) => f.className === g.className || g.chain.slice(1).some((hop) => hop.node.className === f.className)))
     .sort((a, b) => b.k.z - a.k.z)
     .map(({ g, k }): Candidate => ({ className: g.className, signature: g.signature, count: addedObjects(g), born: k.kept.map(Math.round), retainedSize: g.retainedSize, z: k.z, zNeeded, moreIntervals: intervalsToSettle(k, zNeeded), chain: g.chain }));
   return { findings: named, candidates };
