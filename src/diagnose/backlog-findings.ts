@@ -9,7 +9,9 @@ import { backlogFix, fixFields, pendingQueueOf } from './fixes.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { drainedAfterPeak, growsWithWork, stepsOf, type Significance } from './growth-model.js';
 import { leakZ } from './kept-model.js';
-import { rates, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
+import type { GrowthContext } from './growth-findings.js';
+import { rates } from './finding-rates.js';
+import { isProgramGrowth } from './group-filter.js';
 
 /** A pile-up is at least this many pending objects at its peak. */
 const MIN_BACKLOG_COUNT = 20;
@@ -35,7 +37,7 @@ interface BacklogRow {
 function backlogRows(diff: DiffResult, floor: Significance, work: readonly number[], zAlarm: number): BacklogRow[] {
   const out: BacklogRow[] = [];
   for (const row of diff.classes) {
-    if (!row.deletedPerInterval || V8_INTERNAL.test(row.name) || TIME_DRIVEN.test(row.name)) continue;
+    if (!row.deletedPerInterval || !isProgramGrowth(row.name) || TIME_DRIVEN.test(row.name)) continue;
     const puts = checkpointPutsRow(row, diff);
     if (puts) {
       out.push(puts);
@@ -231,7 +233,7 @@ export function throughPendingWork(diff: DiffResult, f: Finding): Finding {
 export function drainingWork(diff: DiffResult, floor: Significance): string | undefined {
   let best: ClassDiffRow | undefined;
   for (const row of diff.classes) {
-    if (V8_INTERNAL.test(row.name) || TIME_DRIVEN.test(row.name) || !row.deletedPerInterval) continue;
+    if (!isProgramGrowth(row.name) || TIME_DRIVEN.test(row.name) || !row.deletedPerInterval) continue;
     const first = row.counts[0]!, last = row.counts[row.counts.length - 1]!;
     if (first < MIN_BACKLOG_COUNT || first < Math.max(...row.counts) || last > 0.5 * first) continue;
     if (row.retainedSizes[0]! - row.retainedSizes[row.retainedSizes.length - 1]! < floor.classFloorBytes) continue;

@@ -4,8 +4,8 @@
 // (a module's namespace, its evaluation promise and generator). A service that loads modules on first use
 // (`import()` of a lazy route or plugin) fills them once per module: an older instance holds more than a
 // younger one, as with a leak, but never more than its code has modules. Compiled code, shapes and V8's
-// system objects are left out of findings already (growth-findings.ts V8_INTERNAL).
-// One rule for signature-growth.ts: such a group never makes a leak finding of its own.
+// system objects are left out of findings already (group-filter.ts V8_INTERNAL).
+// group-filter.ts applies it for every finder: such a group never makes a leak finding of its own.
 
 import type { ChainHop } from '../analysis/chain-description.js';
 import { NO_ROOT } from '../analysis/path-signatures.js';

@@ -1,11 +1,10 @@
 // From a snapshot series (and the memory timeline when attached) to ranked findings and one verdict.
 // The rules are one model of growth (growth-model.ts, docs/diagnosis-model.md):
 //
-// - leak: a survivor group born in every interval in proportion to the work, kept (its class's live
-//   count rose by at least half of what was born), retaining more than the significance floor (a share
-//   of the live heap, above the noise between snapshots). Every independent group that passes is a
-//   finding (growth-findings.ts); `should-be-few` when the class is a framework object a process needs
-//   a handful of.
+// - leak: a group that keeps objects late in the series at a rate above zero at the false-alarm level
+//   (judge-group.ts, kept-model.ts): survivors with ids (growth-findings.ts), live counts per retainer
+//   path without (signature-growth.ts); `should-be-few` when the class is a framework object a process
+//   needs a handful of. Not settled either way: a candidate, the verdict `inconclusive`.
 // - backlog: pending work replaced between snapshots while it piles up, or growth held through pending
 //   work whose operations complete (backlog-findings.ts); `drained` says whether it fell back.
 // - external: bytes grow where they live — ArrayBuffer backing stores (snapshots) or `external` (the
@@ -24,7 +23,8 @@ import type { MemoryTrend } from './memory-trend.js';
 import { DEFAULT_MODEL } from './model-params.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { foldSharedHolders } from './fold-findings.js';
-import { growthFindings, V8_INTERNAL, type GrowthContext } from './growth-findings.js';
+import { growthFindings, type GrowthContext } from './growth-findings.js';
+import { isProgramGrowth, V8_INTERNAL } from './group-filter.js';
 import { signatureGrowthFindings } from './signature-growth.js';
 import { bornPerInterval, growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
 import { describeTrend, summarizeTrend } from './memory-trend.js';
@@ -97,13 +97,13 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   // Without ids (one process across inspector sessions, instances of one service): live counts per path.
   const byIds = diff.mode !== 'signatures' && diff.sameProcess ? growthFindings(ctx) : undefined;
   const byPaths = diff.mode === 'signatures'
-    ? signatureGrowthFindings(diff, { work, significance: sig, ...(input.elapsedMs ? { elapsedMs: input.elapsedMs } : {}), ...(input.unitCount ? { unitCount: input.unitCount } : {}) })
-    : [];
+    ? signatureGrowthFindings(diff, { work, significance: sig, params, ...(input.elapsedMs ? { elapsedMs: input.elapsedMs } : {}), ...(input.unitCount ? { unitCount: input.unitCount } : {}) })
+    : { findings: [], candidates: [] };
   // Two points (two instances at two ages, two sessions) cannot tell a leak from a cache filled once
   // between them: what grew is a candidate, and a third point settles it.
   const twoPoints = diff.mode === 'signatures' && n < 3;
-  const growth = byIds?.findings ?? (twoPoints ? [] : byPaths);
-  const candidates: Candidate[] = byIds?.candidates ?? (twoPoints ? byPaths.map(candidateOf) : []);
+  const growth = byIds?.findings ?? (twoPoints ? [] : byPaths.findings);
+  const candidates: Candidate[] = byIds?.candidates ?? (twoPoints ? byPaths.findings.map(candidateOf) : byPaths.candidates);
   const classified = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f));
   // Ids tell which hops existed before the series: groups hanging on the same old holder are one cause.
   const firstMaxId = diff.mode === 'ids' ? Math.min(...diff.snapshots.map((s) => s.maxId)) : undefined;
@@ -217,7 +217,7 @@ function nativeFinding(memory: MemoryTrend, text: string): Finding {
 
 /** The program class that grew in every interval, however little: worth a line when nothing else is. */
 function smallSteadyGrowth(diff: DiffResult, sig: Significance): string | undefined {
-  const row = diff.classes.find((c) => !V8_INTERNAL.test(c.name) && c.grewEveryInterval === true);
+  const row = diff.classes.find((c) => isProgramGrowth(c.name) && c.grewEveryInterval === true);
   if (!row) return undefined;
   if (row.retainedDelta < sig.floorBytes) {
     return `${row.name} grew in every interval (${row.counts.join(' → ')}) but its growth (${kib(row.retainedDelta)} retained) is below what a finding needs (${kib(sig.floorBytes)}: ${floorReason(sig)})`;

@@ -1,24 +1,24 @@
-// Leak and should-be-few findings: survivor groups whose kept rate late in the series is above zero at
-// the diagnosis's false-alarm level (kept-model.ts), whose class's live count keeps them, and which
-// retain more than the significance floor; groups between ruled out and that level are candidates
-// (the verdict `inconclusive` when nothing else is found). Every independent group that passes is
-// a finding, largest first; a group whose chain runs through an earlier finding's objects is held by
-// it and folds into it ("also held"). Only V8's own bookkeeping and context plumbing (an
-// AsyncContextFrame is how a resource holds a store, not what leaks) never lead a finding.
+// Leak and should-be-few findings of the id diff: survivor groups (growing-group.ts) through the one
+// filter (group-filter.ts) and judge (judge-group.ts: a kept rate above zero at the diagnosis's
+// false-alarm level, kept by its class's live count, above the floor); groups between ruled out and
+// that level are candidates (the verdict `inconclusive` when nothing else is found). Every independent
+// group that passes is a finding, largest first; a group whose chain runs through an earlier
+// finding's objects is held by it and folds into it ("also held"); carriers.ts names and weighs it.
 
 import type { ChainHop } from '../analysis/chain-description.js';
-import type { ClassDiffRow, SurvivorGroup } from '../analysis/diff/diff-series.js';
+import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
 import type { Candidate, DiagnoseInput, Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
-import { bornPerInterval, type Significance } from './growth-model.js';
-import { classKeeps, inFlightOf, intervalsToSettle, keptRate, leakZ, type KeptRate } from './kept-model.js';
+import { fromSurvivorGroup, type GrowingGroup } from './growing-group.js';
+import type { Significance } from './growth-model.js';
+import { judgeGroup, scoreGroup } from './judge-group.js';
+import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
+import { countsAsGrowth, mayLeadFinding } from './group-filter.js';
+import { externalText, isExternal, isProgramClass, nameAfterProgram } from './carriers.js';
+import { rates } from './finding-rates.js';
 
-/** V8's own objects: code, shapes, system objects; they come and go on their own. */
-export const V8_INTERNAL = /^\((compiled code|system|object shape|sliced string|concatenated string)\)$|^system \/ /;
-/** Hops that carry something else: never named as what leaks (the frame's store is). */
-export const PLUMBING = /^(AsyncContextFrame)$/;
 /** A class summed over its paths must have this many survivors per path on average. */
 const MIN_MEMBERS_PER_PATH = 4;
 
@@ -28,50 +28,6 @@ export interface GrowthContext {
   readonly work: readonly number[];
   readonly significance: Significance;
   readonly params: ModelParams;
-}
-
-/** Per interval, and per minute and per unit of work when the series says how long and how much. */
-export function rates(count: number, input: Pick<DiagnoseInput, 'elapsedMs' | 'unitCount'>, intervals: number) {
-  return {
-    perInterval: intervals > 0 ? count / intervals : count,
-    ...(input.elapsedMs ? { perMinute: (count * 60000) / input.elapsedMs } : {}),
-    ...(input.unitCount ? { perUnit: count / input.unitCount } : {}),
-  };
-}
-
-interface Curve {
-  readonly className: string;
-  readonly counts: readonly number[];
-  readonly retainedSize: number;
-  /** Of the retained size, ArrayBuffer backing stores. */
-  readonly externalSize: number;
-}
-
-/** A group whose retained bytes are mostly backing stores is memory outside the JS heap: `external`. */
-export const EXTERNAL_SHARE = 0.5;
-
-/** A curve's kept rate (kept-model.ts), or undefined when it cannot be a finding whatever its counts. */
-function keptOf(curve: Curve, row: ClassDiffRow | undefined, ctx: GrowthContext): KeptRate | undefined {
-  if (V8_INTERNAL.test(curve.className) || PLUMBING.test(curve.className)) return undefined;
-  if (curve.retainedSize < ctx.significance.floorBytes) return undefined;
-  return keptRate(bornPerInterval(curve.counts), ctx.work, inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null));
-}
-
-/** How a curve stands against the leak level `z`: a finding, a candidate, or ruled out. */
-function judge(k: KeptRate, curve: Curve, row: ClassDiffRow | undefined, z: number, params: ModelParams): 'leak' | 'candidate' | undefined {
-  // Nothing kept late: ruled out, unless the early intervals kept objects and the series cannot tell
-  // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
-  if (k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z)) return undefined;
-  const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null);
-  // The class's live count must keep them (a bounded structure lets as many go as it takes in).
-  const live = row ? classKeeps(k.kept, row.counts, inFlight, z, params.keptShare) : 'kept';
-  if (live === 'replaced') return undefined;
-  // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth
-  // that is slowing down may still level off.
-  // And objects that outlived a whole interval: growth seen in the last interval alone may be the work
-  // in flight at that moment (a burst the earlier intervals did not show).
-  const outlived = k.kept.slice(0, -1).some((n) => n > 0);
-  return k.z >= z && live === 'kept' && outlived && curve.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
 }
 
 function hasAsyncContext(chain: readonly ChainHop[]): boolean {
@@ -85,31 +41,14 @@ function growthEvidence(className: string, count: number, born: readonly number[
 }
 
 /** How far the kept rate is above none, in the model's units (kept-model.ts). */
-function zText(z: number): string {
+export function zText(z: number): string {
   return `z = ${z >= 10 ? z.toFixed(0) : z.toFixed(1)}`;
-}
-
-/**
- * Objects that carry a leak rather than being it: a timer, a listener function, a promise, a plain array,
- * a frame. A finding headed by one of these is named after the program's own objects folded into it when
- * there are any (`PollJob` held by a `Timeout`, `RequestState` closed over by a listener).
- */
-const CARRIER = /^(Timeout|Immediate|TimersList|Function|\(closure\)|Array|Object|Promise|Map|Set|WeakRef|AsyncContextFrame|\(object elements\)|\(array\)|\(string\)|\(number\))$|\(\)$/;
-
-/** A finding a carrier heads, to be named after the program's own objects held through it (external memory keeps its holder). */
-export function headedByCarrier(f: Finding): boolean {
-  return CARRIER.test(f.className) && f.kind !== 'external';
-}
-
-/** A class of the program's own objects: neither a carrier nor V8's. */
-export function isProgramClass(className: string): boolean {
-  return !CARRIER.test(className) && !V8_INTERNAL.test(className);
 }
 
 /** Per finding: the classes of other growing groups held through its objects, with their counts. */
 type AlsoHeld = Map<Finding, Map<string, number>>;
 /** Per finding: the lasting groups folded into it, for naming it after the program's own objects. */
-type Folded = Map<Finding, (Curve & { group: SurvivorGroup; born: readonly number[] })[]>;
+type Folded = Map<Finding, GrowingGroup[]>;
 
 function hold(alsoHeld: AlsoHeld, holder: Finding, className: string, count: number): void {
   let held = alsoHeld.get(holder);
@@ -121,30 +60,34 @@ function fewText(className: string): string | undefined {
   return FRAMEWORK_OBJECTS.find((f) => f.few && f.className.test(className))?.text;
 }
 
-/** Candidates: single path groups, then per-class sums of classes whose paths differ per member. */
-function candidates(groups: readonly SurvivorGroup[]): (Curve & { group: SurvivorGroup; paths: number })[] {
-  const out = groups.map((g) => ({ className: g.className, counts: g.counts, retainedSize: g.retainedSize, externalSize: g.externalSize, group: g, paths: 1 }));
-  const byClass = new Map<string, SurvivorGroup[]>();
+/** Groups to judge: single paths, then per-class sums of classes whose paths differ per member. */
+export function withClassSums(groups: readonly GrowingGroup[]): GrowingGroup[] {
+  const out = [...groups];
+  const byClass = new Map<string, GrowingGroup[]>();
   for (const g of groups) {
     const list = byClass.get(g.className);
     if (list) list.push(g);
     else byClass.set(g.className, [g]);
   }
+  const total = (list: readonly GrowingGroup[], of: (g: GrowingGroup) => number) => list.reduce((sum, g) => sum + of(g), 0);
   for (const [className, list] of byClass) {
     // One leak split over paths has many members on each; objects made once each along paths of their
     // own (a singleton's array per service) are not one growing thing.
-    if (list.length < 2 || list.reduce((sum, g) => sum + g.count, 0) < MIN_MEMBERS_PER_PATH * list.length) continue;
+    if (list.length < 2 || total(list, (g) => g.counts[g.counts.length - 1]!) < MIN_MEMBERS_PER_PATH * list.length) continue;
     // The chain shown is the path of the members the model counts as kept (alive at the newest snapshot
     // and born before its last interval), not of the largest path: beside a leak of a busy class, the
     // largest path is often the work in flight at the newest snapshot.
-    const outlived = (g: SurvivorGroup): number => g.counts[g.counts.length - 2] ?? 0;
+    const outlived = (g: GrowingGroup): number => g.counts[g.counts.length - 2] ?? 0;
     const top = list.reduce((a, b) => (outlived(b) > outlived(a) || (outlived(b) === outlived(a) && b.retainedSize > a.retainedSize) ? b : a));
+    const sumAt = (of: (g: GrowingGroup) => readonly number[] | null) => of(top)?.map((_, k) => total(list, (g) => of(g)![k]!)) ?? null;
     out.push({
+      ...top,
       className,
-      counts: top.counts.map((_, k) => list.reduce((sum, g) => sum + g.counts[k]!, 0)),
-      retainedSize: list.reduce((sum, g) => sum + g.retainedSize, 0),
-      externalSize: list.reduce((sum, g) => sum + g.externalSize, 0),
-      group: top,
+      counts: sumAt((g) => g.counts)!,
+      born: top.born ? sumAt((g) => g.born) : null,
+      retainedSize: total(list, (g) => g.retainedSize),
+      externalSize: total(list, (g) => g.externalSize),
+      movedElsewhere: total(list, (g) => g.movedElsewhere),
       paths: list.length,
     });
   }
@@ -168,31 +111,30 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   const alsoHeld: AlsoHeld = new Map();
   const folded: Folded = new Map();
   const found = new Set<string>();
-  // Groups nothing lasting holds (only a per-moment root, or only Node's cleanup list names them) and the
-  // context plumbing (a frame and its table: how a resource holds a store) never lead a finding.
-  const groups = (diff.survivors?.groups ?? []).filter((g) => !g.plumbing && (g.heldBy === 'lasting' || g.heldBy === 'unrooted'));
-  const scored = candidates(groups).flatMap((c) => {
+  const groups = (diff.survivors?.groups ?? []).map(fromSurvivorGroup).filter(countsAsGrowth);
+  const scored = withClassSums(groups).flatMap((c) => {
     const row = rowOf.get(c.className);
-    const k = keptOf(c, row, ctx);
+    const k = scoreGroup(c, row, ctx.work, ctx.significance);
     return k ? [{ c, row, k }] : [];
   });
   const zNeeded = leakZ(scored.length, ctx.params.falseAlarm);
   const open: Candidate[] = [];
   // Findings before candidates; within each, single paths largest first, then classes summed over paths.
   const judged = scored
-    .map((x) => ({ ...x, status: judge(x.k, x.c, x.row, zNeeded, ctx.params) }))
+    .map((x) => ({ ...x, status: judgeGroup(x.k, x.c, x.row, zNeeded, ctx.params, ctx.work) }))
     .filter((x) => x.status !== undefined)
     .sort((a, b) => (a.status === b.status ? 0 : a.status === 'leak' ? -1 : 1));
   for (const { c, row, k, status } of judged) {
     // A class already found by one of its paths is not found again by the sum of its paths.
     if (c.paths > 1 && found.has(c.className)) continue;
-    const born = bornPerInterval(c.counts);
+    const born = c.born!;
     if (status === 'candidate') {
+      if (!mayLeadFinding(c)) continue;
       const count = c.counts[c.counts.length - 1]!;
-      open.push({ className: c.className, signature: c.group.signature, count, born, retainedSize: c.retainedSize, z: k.z, zNeeded, moreIntervals: intervalsToSettle(k, zNeeded), chain: c.group.chain });
+      open.push({ className: c.className, signature: c.signature, count, born, retainedSize: c.retainedSize, z: k.z, zNeeded, moreIntervals: intervalsToSettle(k, zNeeded), chain: c.chain });
       continue;
     }
-    const g = c.group;
+    const g = c;
     const count = c.counts[c.counts.length - 1]!;
     const sameClass = found.has(c.className) ? findings.find((f) => f.className === c.className) : undefined;
     if (sameClass) {
@@ -205,7 +147,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
       const holder = findings[index]!;
       if (!found.has(c.className)) {
         hold(alsoHeld, holder, c.className, count);
-        folded.set(holder, [...(folded.get(holder) ?? []), { ...c, born }]);
+        folded.set(holder, [...(folded.get(holder) ?? []), c]);
       }
       found.add(c.className);
       // The chain through an AsyncLocalStorage store explains the leak best (the holder is the resource
@@ -222,9 +164,10 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
       }
       continue;
     }
+    if (!mayLeadFinding(g)) continue;
     found.add(c.className);
     const few = fewText(c.className);
-    const external = c.externalSize >= EXTERNAL_SHARE * c.retainedSize;
+    const external = isExternal(c);
     findings.push({
       kind: external ? 'external' : few ? 'should-be-few' : 'leak',
       className: c.className,
@@ -236,7 +179,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
       ...fixFields(suggestFix(c.className, g.chain)),
       evidence: [
         growthEvidence(c.className, count, born, row, c.paths, k),
-        ...(external ? [`${Math.round((100 * c.externalSize) / c.retainedSize)}% of what they retain is ArrayBuffer backing stores (Buffers): memory outside the JS heap`] : []),
+        ...(external ? [externalText(c)] : []),
         ...(few ? [`a process needs only a handful of ${c.className} objects (${few}), yet the series kept adding more`] : []),
       ],
       born,
@@ -262,9 +205,8 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   const result = findings
     .filter((f) => !absorbed.has(f))
     .map((f) => {
-      const named = namedAfterProgram(f, folded.get(f) ?? [], alsoHeld);
-      const held = alsoHeld.get(named);
-      return held ? { ...named, alsoHeld: [...held].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : named;
+      const { finding, held } = nameAfterProgram(f, folded.get(f) ?? [], alsoHeld.get(f), input, keptThrough);
+      return held && held.size > 0 ? { ...finding, alsoHeld: [...held].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : finding;
     })
     .sort((a, b) => b.retainedSize - a.retainedSize);
   // A candidate of a class already found, or held through a finding's objects, is part of that finding.
@@ -272,36 +214,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   return { findings: result, candidates: unexplained.sort((a, b) => (b.z ?? 0) - (a.z ?? 0)), tested: scored.length, zNeeded };
 }
 
-/**
- * A finding headed by a carrier takes the name, count, curve and chain of the largest program object
- * folded into it (its chain runs through the carrier, which stays a labelled hop); the carrier moves to
- * "also held", and the finding keeps what the whole leak retains.
- */
-function namedAfterProgram(f: Finding, inner: readonly (Curve & { group: SurvivorGroup; born: readonly number[] })[], alsoHeld: AlsoHeld): Finding {
-  if (!headedByCarrier(f)) return f;
-  const own = inner.filter((c) => isProgramClass(c.className));
-  if (own.length === 0) return f;
-  const best = own.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
-  const count = best.counts[best.counts.length - 1]!;
-  const held = new Map(alsoHeld.get(f) ?? []);
-  held.delete(best.className);
-  held.set(f.className, f.count);
-  const named: Finding = {
-    ...f,
-    className: best.className,
-    signature: best.group.signature,
-    count,
-    perInterval: f.perInterval * (count / Math.max(1, f.count)),
-    ...(f.perMinute !== undefined ? { perMinute: f.perMinute * (count / Math.max(1, f.count)) } : {}),
-    ...(f.perUnit !== undefined ? { perUnit: f.perUnit * (count / Math.max(1, f.count)) } : {}),
-    chain: best.group.chain,
-    ...fixFields(suggestFix(best.className, best.group.chain)),
-    evidence: [
-      `${count} ${best.className} born after the first snapshot are still alive, born per interval and kept: ${best.born.join(', ')}, each held through a ${f.className} (${f.count} of them)`,
-      ...f.evidence.slice(1),
-    ],
-    born: best.born,
-  };
-  alsoHeld.set(named, held);
-  return named;
+/** What a group kept through the carrier heading its finding, as survivors tell it. */
+function keptThrough(g: GrowingGroup, count: number, carrier: Finding): string {
+  return `${count} ${g.className} born after the first snapshot are still alive, born per interval and kept: ${g.born!.join(', ')}, each held through a ${carrier.className} (${carrier.count} of them)`;
 }

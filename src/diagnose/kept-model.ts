@@ -82,19 +82,37 @@ export function keptRate(born: readonly number[], work: readonly number[], inFli
   const m = born.length;
   const last = m - 1;
   const kept = born.map((b, k) => (k === last ? b - Math.min(b, inFlight.level) : b));
+  const variances = born.map((_, k) => (k === last ? Math.max(inFlight.level, ZERO_COUNT_VARIANCE) + inFlight.variance : ZERO_COUNT_VARIANCE));
   const from = lateFrom(m);
-  const late = weightedRate(kept, work, inFlight, from);
-  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, inFlight, 0).z, slowdownZ: slowdown(kept, work, from, inFlight) };
+  const late = weightedRate(kept, work, variances, from);
+  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdown(kept, work, from, inFlight) };
+}
+
+/**
+ * The same test on live counts without identity (no births known): what each interval kept is the
+ * count's step, less a share of what may have moved from the class's other paths (`moved`, taken out
+ * in proportion to the gain). The work in flight along the path is unknown, at most the count itself:
+ * under "nothing is kept" a step is the difference of two counts of independent objects, variance
+ * the sum of the two readings (a count's own noise), which errs toward "not a leak" where a path
+ * holds many lasting objects. The slowdown test uses the same variances.
+ */
+export function keptRateOfCounts(counts: readonly number[], moved: number, work: readonly number[]): KeptRate {
+  const steps = stepsOf(counts);
+  const gain = counts[counts.length - 1]! - counts[0]!;
+  const share = gain > 0 ? Math.max(0, gain - moved) / gain : 1;
+  const kept = steps.map((a) => (a > 0 ? a * share : a));
+  const variances = steps.map((_, k) => Math.max(counts[k]!, ZERO_COUNT_VARIANCE) + Math.max(counts[k + 1]!, ZERO_COUNT_VARIANCE));
+  const from = lateFrom(steps.length);
+  const late = weightedRate(kept, work, variances, from);
+  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdownOfCounts(kept, work, variances, from) };
 }
 
 /** The kept rate from interval `from` on, each interval weighed by the inverse of its variance under "nothing is kept". */
-function weightedRate(kept: readonly number[], work: readonly number[], inFlight: InFlight, from: number): { rate: number; se: number; z: number } {
-  const last = kept.length - 1;
+function weightedRate(kept: readonly number[], work: readonly number[], variances: readonly number[], from: number): { rate: number; se: number; z: number } {
   let weighted = 0, weights = 0;
   for (let k = from; k < kept.length; k++) {
-    const variance = k === last ? Math.max(inFlight.level, ZERO_COUNT_VARIANCE) + inFlight.variance : ZERO_COUNT_VARIANCE;
     // Rate in interval k is kept[k] / work[k], its variance variance / work[k]²: weight work² / variance.
-    const w = (work[k]! * work[k]!) / variance;
+    const w = (work[k]! * work[k]!) / variances[k]!;
     weighted += (kept[k]! / work[k]!) * w;
     weights += w;
   }
@@ -111,6 +129,15 @@ function slowdown(kept: readonly number[], work: readonly number[], from: number
   const early = sum(kept, 0, from), late = sum(kept, from, kept.length);
   const variance = Math.max(early, ZERO_COUNT_VARIANCE) / earlyWork ** 2 + (Math.max(late, ZERO_COUNT_VARIANCE) + inFlight.variance) / lateWork ** 2;
   return (early / earlyWork - late / lateWork) / Math.sqrt(variance);
+}
+
+/** The early rate less the late one, in standard errors of the difference, with the counts' own variances. */
+function slowdownOfCounts(kept: readonly number[], work: readonly number[], variances: readonly number[], from: number): number {
+  if (from === 0) return 0;
+  const sum = (values: readonly number[], a: number, b: number) => values.slice(a, b).reduce((x, y) => x + y, 0);
+  const earlyWork = sum(work, 0, from), lateWork = sum(work, from, work.length);
+  const variance = sum(variances, 0, from) / earlyWork ** 2 + sum(variances, from, kept.length) / lateWork ** 2;
+  return (sum(kept, 0, from) / earlyWork - sum(kept, from, kept.length) / lateWork) / Math.sqrt(variance);
 }
 
 /**

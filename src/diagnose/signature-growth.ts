@@ -1,52 +1,35 @@
 // Leak findings from a diff without ids (DiffResult.mode === 'signatures': one process across inspector
 // sessions, or instances of one service): retainer paths whose live objects kept growing.
 //
-// Contract (for diagnose.ts, which calls it; nothing else here depends on diagnose.ts but its types):
-//   signatureGrowthFindings(diff, rates?) → Finding[] of kind 'leak', or 'external' when half or more of
-//   what the group retains is ArrayBuffer backing stores (as the id diff says it), largest first; [] unless
-//   diff.mode is 'signatures'. `rates` gives the per-minute and per-unit rates, as DiagnoseInput does.
-//   Each finding: className and signature of the path group, count = objects added from the first
-//   snapshot to the last (less what its class's other paths lost), perInterval = that over the
-//   intervals, retainedSize = what the whole group retains in the newest snapshot (old members too:
-//   objects are not matched by id), the chain of its representative member (signature-series.ts), a
-//   fix from fixes.ts, the counts as evidence, and the groups held with it (alsoHeld).
+// signatureGrowthFindings(diff, rates) → { findings, candidates }: findings of kind 'leak', or 'external'
+// when half or more of what the group retains is ArrayBuffer backing stores, largest first; nothing
+// unless diff.mode is 'signatures'. Each: the path group's class and signature, count = objects added
+// first to last less what may have moved from its class's other paths, retainedSize = what the whole
+// group retains in the newest snapshot (objects are not matched by id), its chain, a fix, alsoHeld.
 //
-// The rule: the growth model of growth-model.ts (docs/diagnosis-model.md), on live counts per path
-// instead of survivors (objects are not matched by id):
-//   - its objects are not V8's own (compiled code, hidden classes, system objects) or context plumbing;
-//   - it does not lead a finding when its own holders are Node's module system (code-bounded.ts: caches
-//     and module records filled once per module loaded, bounded by the code); under another finding it
-//     is listed (alsoHeld);
-//   - it grows with the work: with three or more snapshots every step of its live count is positive and
-//     at least a quarter of the fastest interval's rate times its work (growsWithWork); with two, it grew;
-//   - new to its class, not moved from another path: a path counts its gain less what its class's
-//     other paths lost (SignatureGroup.lostElsewhere; addedObjects), a lower bound of the objects new
-//     on it. The shortest path to an object with several holders may take another holder in another
-//     process: 306 module export objects keyed `Object ← BuiltinModule.exports` in one process of
-//     fixtures/map-cache.cjs were keyed under other holders in a second one (about 1 pair in 10), and
-//     outranked the cache's 300 entries; a cap at the class's net gain was not enough where the class
-//     also leaks (zoo/two-leaks: `Object` +18,000 in carts, so the 306 passed as a second finding);
-//   - beyond a busy path's wander: at least MIN_GROWTH_COUNT more objects, and NOISE_SHARE of what the
-//     path held in the first snapshot;
-//   - it matters: the part of its retained size the growth accounts for (retained size × added / alive)
-//     clears the class floor (classFloorBytes: live-heap share and the noise between snapshots — without
-//     ids, the noise applies).
-// A group whose path passes through an earlier finding's class, or that hangs off the same holder as an
-// earlier finding (a Map's keys beside its values), is listed under that finding (alsoHeld), not apart.
-// A group whose objects are on an earlier finding's chain (its chain is a tail of the finding's) holds
-// that finding's objects: it is listed under it too.
-// A finding headed by a carrier (growth-findings.ts headedByCarrier: a timer, a listener function, a plain
-// array) whose path other groups pass through is named after the largest of them that is the program's
-// own, as the id diff names it: `PollJob` held by a `Timeout`, the carrier moved to alsoHeld.
+// Which groups count and lead: group-filter.ts. Whether a group grows: the one judge (judge-group.ts)
+// on live counts (kept-model.ts keptRateOfCounts: no births known, each step's noise that of its two
+// readings; docs/diagnosis-model.md, "Without ids"), with the part its added objects retain against
+// the class floor. With two snapshots what passes is named and diagnose.ts makes it a candidate.
+// The fold is this mode's own (docs/diagnosis-model.md says why): a group whose path passes through
+// an earlier finding's class, hangs off the same holder (a Map's keys beside its values), or whose
+// chain is a tail of a finding's (it holds that finding's objects) is listed under it; a finding headed
+// by a carrier (carriers.ts) is named after the program group through it that grew most.
 
 import type { ChainHop } from '../analysis/chain-description.js';
-import type { DiffResult, SignatureGroup } from '../analysis/diff/diff-series.js';
-import type { Finding } from './finding.js';
+import type { DiffResult } from '../analysis/diff/diff-series.js';
+import type { Candidate, Finding } from './finding.js';
 
-import { heldByModuleSystem } from './code-bounded.js';
 import { fixFields, suggestFix } from './fixes.js';
-import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
-import { EXTERNAL_SHARE, headedByCarrier, isProgramClass, PLUMBING, rates as growthRates, V8_INTERNAL } from './growth-findings.js';
+import { addedObjects, fromSignatureGroup, type GrowingGroup } from './growing-group.js';
+import { stepsOf, type Significance } from './growth-model.js';
+import { judgeGroup, scoreGroup } from './judge-group.js';
+import { intervalsToSettle, leakZ } from './kept-model.js';
+import { DEFAULT_MODEL, type ModelParams } from './model-params.js';
+import { externalText, grownRetained, isExternal, nameAfterProgram } from './carriers.js';
+import { rates as growthRates } from './finding-rates.js';
+import { zText } from './growth-findings.js';
+import { countsAsGrowth, mayLeadFinding } from './group-filter.js';
 
 export interface GrowthRates {
   /** Time between the first and the last snapshot. */
@@ -57,24 +40,35 @@ export interface GrowthRates {
   readonly work?: readonly number[];
   /** The floors (growth-model.ts significance). */
   readonly significance: Significance;
+  /** The model's parameters; DEFAULT_MODEL when absent. */
+  readonly params?: ModelParams;
 }
 
-/** Fewest objects a path must gain over the series. */
-export const MIN_GROWTH_COUNT = 10;
-/** Share of the first snapshot's count a path must gain: below it, growth is within a busy path's noise. */
-export const NOISE_SHARE = 0.05;
+export interface PathGrowth {
+  readonly findings: Finding[];
+  /** Paths the series can neither rule in nor out (three snapshots or more; with two, every finding is one). */
+  readonly candidates: Candidate[];
+}
 
-export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): Finding[] {
-  if (diff.mode !== 'signatures' || !diff.signatures) return [];
+export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): PathGrowth {
+  if (diff.mode !== 'signatures' || !diff.signatures) return { findings: [], candidates: [] };
   const n = diff.snapshots.length;
-  const floor = rates.significance.classFloorBytes;
+  const params = rates.params ?? DEFAULT_MODEL;
   const work = rates.work ?? new Array<number>(n - 1).fill(1);
   const findings: Finding[] = [];
   const held = new Map<Finding, Map<string, number>>();
-  const through = new Map<Finding, SignatureGroup[]>();
-  const leaking = diff.signatures.groups.filter((g) => isLeakGroup(g, work, floor));
-  leaking.sort((a, b) => grownRetained(b) - grownRetained(a));
-  for (const g of leaking) {
+  const through = new Map<Finding, GrowingGroup[]>();
+  // The one filter and judge (group-filter.ts, judge-group.ts) on live counts: no births known.
+  const scored = diff.signatures.groups.map(fromSignatureGroup).filter((g) => countsAsGrowth(g) && g.chain.length > 0).flatMap((g) => {
+    const k = scoreGroup(g, undefined, work, rates.significance);
+    return k ? [{ g, k }] : [];
+  });
+  const zNeeded = leakZ(scored.length, params.falseAlarm);
+  const judged = scored.map((x) => ({ ...x, status: judgeGroup(x.k, x.g, undefined, zNeeded, params, work) }));
+  // With two points nothing is settled: what passes the level is named (diagnose.ts makes it a candidate).
+  const leaking = judged.filter((x) => x.status === 'leak' || (n < 3 && x.status === 'candidate'));
+  leaking.sort((a, b) => grownRetained(b.g) - grownRetained(a.g));
+  for (const { g, k } of leaking) {
     const passes = (f: Finding) => g.chain.slice(1).some((hop) => hop.node.className === f.className);
     const holder = findings.find((f) => passes(f) || holdsOnChain(g, f) || sameHolder(g, f));
     if (holder) {
@@ -84,9 +78,10 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): F
       if (passes(holder)) through.set(holder, [...(through.get(holder) ?? []), g]);
       continue;
     }
-    if (heldByModuleSystem(g)) continue; // bounded by the code (code-bounded.ts): listed under a finding, never one
+    if (!mayLeadFinding(g)) continue; // listed under a finding, never one (group-filter.ts)
     const count = addedObjects(g);
-    const external = g.externalSize >= EXTERNAL_SHARE * g.retainedSize;
+    const gained = g.counts[n - 1]! - g.counts[0]!;
+    const external = isExternal(g);
     findings.push({
       kind: external ? 'external' : 'leak',
       className: g.className,
@@ -97,58 +92,32 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): F
       chain: g.chain,
       ...fixFields(suggestFix(g.className, g.chain)),
       evidence: [
-        `${count} more ${g.className} alive along one retainer path (${g.counts.join(' → ')})${n >= 3 ? ', more in every interval' : ''}${count < g.countDelta ? ` (the path gained ${g.countDelta}; its class's other paths lost ${g.lostElsewhere}, which may have moved here)` : ''}; compared by path, not object by object (the object ids of these snapshots do not line up)`,
-        ...(external ? [`${Math.round((100 * g.externalSize) / g.retainedSize)}% of what they retain is ArrayBuffer backing stores (Buffers): memory outside the JS heap`] : []),
+        `${count} more ${g.className} alive along one retainer path (${g.counts.join(' → ')})${everyInterval(g)}${count < gained ? ` (the path gained ${gained}; its class's other paths lost ${g.movedElsewhere}, which may have moved here)` : ''}; compared by path, not object by object (the object ids of these snapshots do not line up)${n >= 3 ? `; ${zText(k.z)}` : ''}`,
+        ...(external ? [externalText(g)] : []),
       ],
       externalSize: g.externalSize,
     });
   }
-  return findings.map((f) => {
-    const own = (through.get(f) ?? []).filter((g) => isProgramClass(g.className));
-    const best = own.length > 0 ? own.reduce((a, b) => (grownRetained(b) > grownRetained(a) ? b : a)) : undefined;
-    const lead = headedByCarrier(f) && best ? namedAfter(f, best, addedObjects(best), n, rates) : f;
-    const list = new Map(held.get(f) ?? []);
-    if (lead !== f) {
-      list.delete(best!.className);
-      list.set(f.className, f.count);
-    }
-    return list.size > 0 ? { ...lead, alsoHeld: [...list].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : lead;
+  const named = findings.map((f) => {
+    const { finding, held: list } = nameAfterProgram(f, through.get(f) ?? [], held.get(f), rates, keptThrough);
+    return list && list.size > 0 ? { ...finding, alsoHeld: [...list].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} × ${name}`) } : finding;
   });
+  // Candidates of three points or more: kept growth the level does not settle, not held through a finding.
+  const candidates = n < 3 ? [] : judged
+    .filter(({ g, status }) => status === 'candidate' && mayLeadFinding(g) && ![...findings, ...named].some((f) => f.className === g.className || g.chain.slice(1).some((hop) => hop.node.className === f.className)))
+    .sort((a, b) => b.k.z - a.k.z)
+    .map(({ g, k }): Candidate => ({ className: g.className, signature: g.signature, count: addedObjects(g), born: k.kept.map(Math.round), retainedSize: g.retainedSize, z: k.z, zNeeded, moreIntervals: intervalsToSettle(k, zNeeded), chain: g.chain }));
+  return { findings: named, candidates };
 }
 
-/** A carrier's finding named after the program's objects it holds (`g`, `count` of them added). */
-function namedAfter(f: Finding, g: SignatureGroup, count: number, n: number, rates: GrowthRates): Finding {
-  return {
-    ...f,
-    className: g.className,
-    signature: g.signature,
-    count,
-    ...growthRates(count, rates, n - 1),
-    chain: g.chain,
-    ...fixFields(suggestFix(g.className, g.chain)),
-    evidence: [
-      `${count} more ${g.className} alive along one retainer path (${g.counts.join(' → ')}), each held through a ${f.className} (${f.count} more of them)${n >= 3 ? ', more in every interval' : ''}; compared by path, not object by object (the object ids of these snapshots do not line up)`,
-      ...f.evidence.slice(1),
-    ],
-  };
+/** ", more in every interval" when every step of the count rose (three snapshots or more). */
+function everyInterval(g: GrowingGroup): string {
+  return g.counts.length >= 3 && stepsOf(g.counts).every((s) => s > 0) ? ', more in every interval' : '';
 }
 
-function isLeakGroup(g: SignatureGroup, work: readonly number[], floor: number): boolean {
-  if (V8_INTERNAL.test(g.className) || PLUMBING.test(g.className) || g.chain.length === 0) return false;
-  if (addedObjects(g) < Math.max(MIN_GROWTH_COUNT, NOISE_SHARE * g.counts[0]!)) return false;
-  if (g.counts.length >= 3 && !growsWithWork(stepsOf(g.counts), work)) return false;
-  return grownRetained(g) >= floor;
-}
-
-/** The objects a group added, first snapshot to last, that cannot have moved from its class's other paths. */
-function addedObjects(g: SignatureGroup): number {
-  return Math.max(0, g.countDelta - g.lostElsewhere);
-}
-
-/** The part of the group's retained size (newest snapshot) that its added objects account for. */
-function grownRetained(g: SignatureGroup): number {
-  const alive = g.counts[g.counts.length - 1]!;
-  return alive > 0 ? (g.retainedSize * addedObjects(g)) / alive : 0;
+/** What a path kept through the carrier heading its finding, as live counts tell it. */
+function keptThrough(g: GrowingGroup, count: number, carrier: Finding): string {
+  return `${count} more ${g.className} alive along one retainer path (${g.counts.join(' → ')}), each held through a ${carrier.className} (${carrier.count} more of them)${everyInterval(g)}; compared by path, not object by object (the object ids of these snapshots do not line up)`;
 }
 
 /** Hops compared when a group's chain is matched inside a finding's chain. */
@@ -160,7 +129,7 @@ const MATCHED_HOPS = 3;
  * each hold one DraftDocument; ranked first, the DraftDocument is the finding and the closures its
  * carriers.
  */
-function holdsOnChain(g: SignatureGroup, f: Finding): boolean {
+function holdsOnChain(g: GrowingGroup, f: Finding): boolean {
   const own = g.chain;
   for (let i = 1; i < f.chain.length; i++) {
     let j = 0;
@@ -177,7 +146,7 @@ function sameHop(a: ChainHop, b: ChainHop): boolean {
 }
 
 /** The same path from the holder up: siblings in one container (a signature is its class, then the holder's path). */
-function sameHolder(g: SignatureGroup, f: Finding): boolean {
+function sameHolder(g: GrowingGroup, f: Finding): boolean {
   if (f.signature === null || !g.signature.startsWith(g.className) || !f.signature.startsWith(f.className)) return false;
   return g.signature.slice(g.className.length) === f.signature.slice(f.className.length);
 }

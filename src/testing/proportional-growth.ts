@@ -1,8 +1,9 @@
-// The leak rule of assertNoLeak: which survivors of a warm-up / N / N series grew *in proportion to the
+// assertNoLeak's findings: which survivors of a warm-up / N / N series grew *in proportion to the
 // iterations*. S1 is taken after warm-up, S2 after N more iterations, S3 after N more. A survivor is
 // an object born after S1 and alive at S3; a group's curve [0, c1, c2] gives the members born in each
-// interval: d1 = c1, d2 = c2 - c1. A group leaks when both intervals add about the same number, and
-// at least one object every two iterations:
+// interval: d1 = c1, d2 = c2 - c1. The filter and the judge are the diagnosis's (group-filter.ts,
+// judge-group.ts) with the stricter proportional rule as its parameter (model-params.ts
+// PROPORTIONAL_RULE): both intervals add about the same number, at least one every two iterations:
 //
 //     min(d1, d2) ≥ N / 2     and     |d1 - d2| ≤ max(2, 25% of max(d1, d2))
 //
@@ -25,7 +26,11 @@
 // group whose chain names the AsyncLocalStorage store holding it lends the finding its chain.
 
 import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
-import { V8_INTERNAL } from '../diagnose/growth-findings.js';
+import { countsAsGrowth } from '../diagnose/group-filter.js';
+import type { GrowingGroup as JudgedGroup } from '../diagnose/growing-group.js';
+import { bornPerInterval as bornIn, significance } from '../diagnose/growth-model.js';
+import { judgeGroup, keptInProportion, scoreGroup } from '../diagnose/judge-group.js';
+import { DEFAULT_MODEL, PROPORTIONAL_RULE, type ModelParams } from '../diagnose/model-params.js';
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { SurvivorCurve } from './survivor-curves.js';
 
@@ -49,22 +54,33 @@ export interface GrowingGroup {
   readonly allocation?: GroupAllocation;
 }
 
-/** Below this many objects per interval, as a share of the iterations, growth is not a leak. */
-export const MIN_PER_ITERATION = 0.5;
-/** Allowed difference between the two intervals, as a share of the larger. */
-export const INTERVAL_TOLERANCE = 0.25;
-/** Allowed difference in objects whatever the share (an object in flight at a snapshot). */
-export const INTERVAL_SLACK = 2;
+/** The judge's parameters here: the proportional rule, every group judged whatever it retains (the caller has a byte budget). */
+const PARAMS: ModelParams = { ...DEFAULT_MODEL, minGroupBytes: 0, proportional: PROPORTIONAL_RULE };
 
 /** Born in interval 1 and interval 2, from a group's curve [S1, S2, S3]. */
 export function bornPerInterval(counts: readonly number[]): [number, number] {
-  const c1 = counts[1] ?? 0, c2 = counts[2] ?? 0;
-  return [c1, c2 - c1];
+  const [d1 = 0, d2 = 0] = bornIn(counts);
+  return [d1, d2];
 }
 
-export function isProportional([d1, d2]: readonly [number, number], iterations: number): boolean {
-  if (Math.min(d1, d2) < MIN_PER_ITERATION * iterations) return false;
-  return Math.abs(d1 - d2) <= Math.max(INTERVAL_SLACK, INTERVAL_TOLERANCE * Math.max(d1, d2));
+export function isProportional(born: readonly [number, number], iterations: number): boolean {
+  return keptInProportion(born, [iterations, iterations], PROPORTIONAL_RULE);
+}
+
+/** The curve as the one judge reads it (its chain is described only when a fold asks for it). */
+function judgedGroup(c: SurvivorCurve): JudgedGroup {
+  return {
+    className: c.className, signature: c.signature, get chain() { return c.chain(); }, counts: c.counts,
+    born: bornIn(c.counts), retainedSize: c.retainedSize, externalSize: 0, movedElsewhere: 0, paths: 1,
+  };
+}
+
+/** The shared filter and judge (group-filter.ts, judge-group.ts) with the proportional rule. */
+function grows(c: SurvivorCurve, iterations: number): boolean {
+  const g = judgedGroup(c);
+  const work = [iterations, iterations];
+  const k = countsAsGrowth(g) ? scoreGroup(g, undefined, work, significance([], [], PARAMS)) : undefined;
+  return k !== undefined && judgeGroup(k, g, undefined, Infinity, PARAMS, work) === 'leak';
 }
 
 interface Candidate {
@@ -102,12 +118,11 @@ function hasAsyncContext(chain: readonly ChainHop[]): boolean {
 
 /** The groups of a warm-up / N / N series that grew with the iterations, largest first, folded by holder. */
 export function findProportionalGrowth(groups: readonly SurvivorCurve[], iterations: number): GrowingGroup[] {
-  const grows = (g: SurvivorCurve): boolean => !V8_INTERNAL.test(g.className) && isProportional(bornPerInterval(g.counts), iterations);
-  const candidates: Candidate[] = groups.filter(grows).map((group) => ({ group, byClass: false }));
+  const candidates: Candidate[] = groups.filter((g) => grows(g, iterations)).map((group) => ({ group, byClass: false }));
   // A class whose survivors grow in proportion while no single path of it does.
   const covered = new Set(candidates.map((c) => c.group.className));
   for (const total of classTotals(groups)) {
-    if (!covered.has(total.className) && grows(total)) candidates.push({ group: total, byClass: true });
+    if (!covered.has(total.className) && grows(total, iterations)) candidates.push({ group: total, byClass: true });
   }
   candidates.sort((a, b) => b.group.retainedSize - a.group.retainedSize || b.group.count - a.group.count);
 

@@ -1,0 +1,57 @@
+// The one judge of a growing group (docs/diagnosis-model.md): its kept rate (kept-model.ts) against the
+// diagnosis's leak level and, with ids, its class's live count. A finding, a candidate (not settled:
+// the verdict `inconclusive`), or ruled out. Both diff modes and assertNoLeak call it; assertNoLeak's
+// stricter proportional rule is a parameter (ModelParams.proportional), not a judge of its own.
+
+import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
+import { addedObjects, type GrowingGroup } from './growing-group.js';
+import type { Significance } from './growth-model.js';
+import { classKeeps, inFlightOf, keptRate, keptRateOfCounts, type KeptRate } from './kept-model.js';
+import type { ModelParams, ProportionalRule } from './model-params.js';
+
+export type Status = 'leak' | 'candidate' | undefined;
+
+/**
+ * The part of what the group retains that matters, against its floor: with ids every member is kept
+ * growth (floorBytes, no noise); without, only the added share of the newest members is, and the
+ * heap's back-and-forth applies (classFloorBytes), as it does to class totals.
+ */
+function clearsFloor(g: GrowingGroup, sig: Significance): boolean {
+  if (g.born) return g.retainedSize >= sig.floorBytes;
+  const alive = g.counts[g.counts.length - 1]!;
+  return alive > 0 && (g.retainedSize * addedObjects(g)) / alive >= sig.classFloorBytes;
+}
+
+/** The group's kept rate, or undefined when it cannot be a finding whatever its counts (below the floor). */
+export function scoreGroup(g: GrowingGroup, row: ClassDiffRow | undefined, work: readonly number[], sig: Significance): KeptRate | undefined {
+  if (!clearsFloor(g, sig)) return undefined;
+  if (!g.born) return keptRateOfCounts(g.counts, g.movedElsewhere, work);
+  return keptRate(g.born, work, inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null));
+}
+
+/** How a scored group stands against the leak level `z`: a finding, a candidate, or ruled out. */
+export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | undefined, z: number, params: ModelParams, work: readonly number[]): Status {
+  if (params.proportional) return keptInProportion(k.kept, work, params.proportional) ? 'leak' : undefined;
+  // Nothing kept late: ruled out, unless the early intervals kept objects and the series cannot tell
+  // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
+  if (k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z)) return undefined;
+  // With ids the class's live count must keep them (a bounded structure lets as many go as it takes
+  // in); without, a path's gain is already less what its class's other paths lost (movedElsewhere).
+  const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null);
+  const live = row && g.born ? classKeeps(k.kept, row.counts, inFlight, z, params.keptShare) : 'kept';
+  if (live === 'replaced') return undefined;
+  // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth
+  // that is slowing down may still level off. And objects that outlived a whole interval: growth seen
+  // in the last interval alone may be the work in flight at that moment.
+  const outlived = k.kept.slice(0, -1).some((n) => n > 0);
+  return k.z >= z && live === 'kept' && outlived && g.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
+}
+
+/**
+ * The proportional rule: every interval kept at least `minPerUnit` objects per unit of its work, and
+ * the intervals kept about as many (within `tolerance` of the larger, or `slack` objects).
+ */
+export function keptInProportion(kept: readonly number[], work: readonly number[], rule: ProportionalRule): boolean {
+  if (kept.length === 0 || kept.some((n, k) => n < rule.minPerUnit * work[k]!)) return false;
+  return Math.max(...kept) - Math.min(...kept) <= Math.max(rule.slack, rule.tolerance * Math.max(...kept));
+}

@@ -1,0 +1,78 @@
+// The one filter and judge every finder shares (src/diagnose/group-filter.ts, judge-group.ts): which
+// groups count and lead, the kept rate with and without births, and assertNoLeak's proportional rule
+// as a parameter of the same judge.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ChainHop } from '../../src/analysis/chain-description.js';
+import { countsAsGrowth, isProgramGrowth, mayLeadFinding } from '../../src/diagnose/group-filter.js';
+import type { GrowingGroup } from '../../src/diagnose/growing-group.js';
+import { bornPerInterval, significance } from '../../src/diagnose/growth-model.js';
+import { judgeGroup, keptInProportion, scoreGroup } from '../../src/diagnose/judge-group.js';
+import { keptRateOfCounts, leakZ } from '../../src/diagnose/kept-model.js';
+import { DEFAULT_MODEL, PROPORTIONAL_RULE } from '../../src/diagnose/model-params.js';
+
+const hop = (className: string, name = className): ChainHop => ({
+  node: { id: 1, name, type: 'object', className },
+  edge: { type: 'property', name: 'x' },
+  selfSize: 16,
+  retainedSize: 16,
+});
+
+function group(counts: number[], ids: boolean, extra: Partial<GrowingGroup> = {}): GrowingGroup {
+  return {
+    className: 'Session', signature: 'Session ← Map.sessions ← (root)', chain: [hop('Session'), hop('Map'), hop('(root)')], counts,
+    born: ids ? bornPerInterval(counts) : null, retainedSize: 400_000, externalSize: 0, movedElsewhere: 0, paths: 1, ...extra,
+  };
+}
+
+const SIG = significance([1e6], []);
+
+test('the filter: V8\'s own objects and context plumbing never count; a per-moment holder does not; the module system never leads', () => {
+  assert.equal(isProgramGrowth('(compiled code)'), false);
+  assert.equal(isProgramGrowth('(concatenated string)'), false);
+  assert.equal(isProgramGrowth('system / Context'), false);
+  assert.equal(isProgramGrowth('AsyncContextFrame'), false);
+  assert.equal(isProgramGrowth('Session'), true);
+  assert.equal(countsAsGrowth({ className: 'Session', heldBy: 'transient' }), false);
+  assert.equal(countsAsGrowth({ className: 'Session', heldBy: 'lasting' }), true);
+  assert.equal(countsAsGrowth({ className: 'Session', plumbing: 'async-context-frame' }), false);
+  assert.equal(countsAsGrowth({ className: 'Session' }), true, 'no holder tier without ids: counted');
+  const loader = { className: 'Object', signature: 'Object ← ModuleMap.x ← ModuleLoader.y ← (root)', chain: [hop('Object'), hop('ModuleMap'), hop('ModuleLoader'), hop('(root)')] };
+  assert.equal(countsAsGrowth(loader), true);
+  assert.equal(mayLeadFinding(loader), false);
+  assert.equal(mayLeadFinding(group([0, 20, 40], true)), true);
+});
+
+test('one judge for both modes: steady kept growth is a leak with births and with live counts alone', () => {
+  const work = [1, 1];
+  for (const g of [group([0, 100, 200], true), group([50, 150, 250], false)]) {
+    const k = scoreGroup(g, undefined, work, SIG);
+    assert.ok(k, 'above the floor');
+    assert.equal(judgeGroup(k, g, undefined, leakZ(1, 0.01), DEFAULT_MODEL, work), 'leak', g.born ? 'ids' : 'counts');
+  }
+});
+
+test('without births: what may have moved from the class\'s other paths is taken out of the kept steps', () => {
+  const k = keptRateOfCounts([50, 150, 250], 100, [1, 1]);
+  assert.deepEqual(k.kept, [50, 50]);
+  const all = keptRateOfCounts([50, 150, 250], 200, [1, 1]);
+  assert.deepEqual(all.kept, [0, 0]);
+  assert.equal(scoreGroup(group([50, 150, 250], false, { movedElsewhere: 200 }), undefined, [1, 1], SIG), undefined, 'nothing added: below any floor');
+});
+
+test('assertNoLeak\'s proportional rule is a parameter of the same judge: no candidates, every interval in proportion', () => {
+  const params = { ...DEFAULT_MODEL, minGroupBytes: 0, proportional: PROPORTIONAL_RULE };
+  const work = [20, 20];
+  const verdict = (counts: number[]) => {
+    const g = group(counts, true, { retainedSize: 100 });
+    const k = scoreGroup(g, undefined, work, significance([], [], params));
+    return k && judgeGroup(k, g, undefined, Infinity, params, work);
+  };
+  assert.equal(verdict([0, 20, 40]), 'leak');
+  assert.equal(verdict([0, 10, 20]), 'leak', 'one every two iterations');
+  assert.equal(verdict([0, 9, 18]), undefined, 'slower');
+  assert.equal(verdict([0, 20, 20]), undefined, 'warm-up');
+  assert.equal(verdict([0, 40, 69]), undefined, 'uneven: 40 then 29');
+  assert.equal(keptInProportion([11, 13], work, PROPORTIONAL_RULE), true, 'the slack of 2 objects');
+});
