@@ -11,7 +11,7 @@ import type { Candidate, DiagnoseInput, Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { fromSurvivorGroup, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
-import { judgeGroup, scoreGroup } from './judge-group.js';
+import { judgeGroup, nativeWrapperClasses, scoreGroup } from './judge-group.js';
 import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
@@ -112,9 +112,10 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   const folded: Folded = new Map();
   const found = new Set<string>();
   const groups = (diff.survivors?.groups ?? []).map(fromSurvivorGroup).filter(countsAsGrowth);
+  const nativeWrappers = nativeWrapperClasses(diff.classes);
   const scored = withClassSums(groups).flatMap((c) => {
     const row = rowOf.get(c.className);
-    const k = scoreGroup(c, row, ctx.work, ctx.significance);
+    const k = scoreGroup(c, row, ctx.work, ctx.significance, nativeWrappers);
     return k ? [{ c, row, k }] : [];
   });
   const zNeeded = leakZ(scored.length, ctx.params.falseAlarm);

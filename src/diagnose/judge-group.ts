@@ -16,15 +16,18 @@ export type Status = 'leak' | 'candidate' | undefined;
  * growth (floorBytes, no noise); without, only the added share of the newest members is, and the
  * heap's back-and-forth applies (classFloorBytes), as it does to class totals.
  */
-function clearsFloor(g: GrowingGroup, sig: Significance): boolean {
+function clearsFloor(g: GrowingGroup, sig: Significance, wrapsNative: boolean): boolean {
+  // Wrappers of native memory (TLS contexts, zlib and crypto handles): the snapshot sizes the wrapper,
+  // not what it holds outside the heap, so bytes cannot say whether they matter; their count does.
+  if (wrapsNative) return true;
   if (g.born) return g.retainedSize >= sig.floorBytes;
   const alive = g.counts[g.counts.length - 1]!;
   return alive > 0 && (g.retainedSize * addedObjects(g)) / alive >= sig.classFloorBytes;
 }
 
 /** The group's kept rate, or undefined when it cannot be a finding whatever its counts (below the floor). */
-export function scoreGroup(g: GrowingGroup, row: ClassDiffRow | undefined, work: readonly number[], sig: Significance): KeptRate | undefined {
-  if (!clearsFloor(g, sig)) return undefined;
+export function scoreGroup(g: GrowingGroup, row: ClassDiffRow | undefined, work: readonly number[], sig: Significance, nativeWrappers?: ReadonlySet<string>): KeptRate | undefined {
+  if (!clearsFloor(g, sig, nativeWrappers?.has(g.className) === true)) return undefined;
   if (!g.born) return keptRateOfCounts(g.counts, g.movedElsewhere, work);
   return keptRate(g.born, work, inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null));
 }
@@ -54,4 +57,17 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
 export function keptInProportion(kept: readonly number[], work: readonly number[], rule: ProportionalRule): boolean {
   if (kept.length === 0 || kept.some((n, k) => n < rule.minPerUnit * work[k]!)) return false;
   return Math.max(...kept) - Math.min(...kept) <= Math.max(rule.slack, rule.tolerance * Math.max(...kept));
+}
+
+/**
+ * Classes whose objects wrap native memory: the snapshot lists Node's own node for them beside the JS
+ * object (`Node / X` or `Detached Node / X` for class X, from Node's memory tracker).
+ */
+export function nativeWrapperClasses(classes: readonly { readonly name: string }[]): Set<string> {
+  const out = new Set<string>();
+  for (const { name } of classes) {
+    const m = /^(?:Detached )?Node \/ (.+)$/.exec(name);
+    if (m) out.add(m[1]!);
+  }
+  return out;
 }

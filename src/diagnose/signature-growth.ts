@@ -23,7 +23,7 @@ import type { Candidate, Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { addedObjects, fromSignatureGroup, type GrowingGroup } from './growing-group.js';
 import { stepsOf, type Significance } from './growth-model.js';
-import { judgeGroup, scoreGroup } from './judge-group.js';
+import { judgeGroup, nativeWrapperClasses, scoreGroup } from './judge-group.js';
 import { intervalsToSettle, leakZ } from './kept-model.js';
 import { DEFAULT_MODEL, type ModelParams } from './model-params.js';
 import { externalText, grownRetained, isExternal, nameAfterProgram } from './carriers.js';
@@ -59,8 +59,9 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): P
   const held = new Map<Finding, Map<string, number>>();
   const through = new Map<Finding, GrowingGroup[]>();
   // The one filter and judge (group-filter.ts, judge-group.ts) on live counts: no births known.
+  const nativeWrappers = nativeWrapperClasses(diff.classes);
   const scored = diff.signatures.groups.map(fromSignatureGroup).filter((g) => countsAsGrowth(g) && g.chain.length > 0).flatMap((g) => {
-    const k = scoreGroup(g, undefined, work, rates.significance);
+    const k = scoreGroup(g, undefined, work, rates.significance, nativeWrappers);
     return k ? [{ g, k }] : [];
   });
   const zNeeded = leakZ(scored.length, params.falseAlarm);

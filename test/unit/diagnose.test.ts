@@ -382,3 +382,13 @@ test('a class kept beside its own work in flight is named through the path of th
   assert.equal(d.findings[0]!.kind, 'leak');
   assert.match(d.findings[0]!.signature ?? '', /keptMap/);
 });
+
+test('wrappers of native memory are judged by their count, not their few heap bytes', () => {
+  // TLS contexts kept: ~100 B of heap each, ~20 KiB outside it; Node lists its own node beside each.
+  const contexts = group('SecureContext', [0, 78, 154], 16_016);
+  const rows = [row('SecureContext', [71, 149, 225]), row('Detached Node / SecureContext', [35, 74, 112])];
+  assert.equal(diagnose({ diff: diffOf(rows, [contexts]) }).verdict, 'leak');
+  // The same count and bytes of a class that wraps nothing native is below the floor.
+  const plain = group('Setting', [0, 78, 154], 16_016);
+  assert.equal(diagnose({ diff: diffOf([row('Setting', [71, 149, 225])], [plain]) }).verdict, 'none');
+});
