@@ -46,7 +46,9 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
   // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth
   // that is slowing down may still level off. And objects that outlived a whole interval: growth seen
   // in the last interval alone may be the work in flight at that moment.
-  const outlived = k.kept.slice(0, -1).some((n) => n > 0);
+  // The earlier intervals must keep objects at a rate the last one does not outrun beyond chance (a
+  // single older object beside a burst in the last interval is not a rate that went on).
+  const outlived = k.kept.slice(0, -1).some((n) => n > 0) && -k.slowdownZ < z;
   return k.z >= z && live === 'kept' && outlived && g.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
 }
 

@@ -392,3 +392,14 @@ test('wrappers of native memory are judged by their count, not their few heap by
   const plain = group('Setting', [0, 78, 154], 16_016);
   assert.equal(diagnose({ diff: diffOf([row('Setting', [71, 149, 225])], [plain]) }).verdict, 'none');
 });
+
+test('one older object beside a burst in the last interval is not a rate that went on', () => {
+  // 81 entries of a TTL cache alive at the newest snapshot only, summed with one compiled-code object
+  // of the same class born in the first interval.
+  const burst = { ...group('Object', [0, 0, 81], 18_144), signature: 'Object ← (array)[] ← Map.table ← Object.ttl ← (root)' };
+  const old = { ...group('Object', [0, 1, 1], 784), signature: 'Object ← (compiled code).transition_info ← (root)' };
+  const objects = { ...row('Object', [84889, 84889, 84973], [3, 2]), newPerInterval: [3, 83] };
+  const d = diagnose({ diff: diffOf([objects], [burst, old]) });
+  assert.notEqual(d.verdict, 'leak');
+  assert.deepEqual(d.findings.filter((f) => f.kind === 'leak'), []);
+});
