@@ -403,3 +403,12 @@ test('one older object beside a burst in the last interval is not a rate that we
   assert.notEqual(d.verdict, 'leak');
   assert.deepEqual(d.findings.filter((f) => f.kind === 'leak'), []);
 });
+
+test('a batch caught before its flush is not kept, however full: nothing outlived an interval', () => {
+  // Points flushed every half second: none lives from one snapshot to the next; the newest snapshot
+  // found 45 waiting, the one before 3.
+  const points = { ...group('MetricPoint', [0, 0, 45], 50_000), signature: 'MetricPoint ← Array[] ← Batcher.points ← (root)' };
+  const rowOfPoints = { ...row('MetricPoint', [20, 3, 45], [20, 3]), newPerInterval: [3, 45] };
+  const d = diagnose({ diff: diffOf([rowOfPoints], [points]) });
+  assert.equal(d.verdict, 'none');
+});
