@@ -11,13 +11,21 @@ import { runRunner } from './spawn-runner.js';
 for (const major of [22, 24] as NodeMajor[]) {
   test(`node ${major} --test: a clean function passes, the ALS timer leak names the store and the Timeout`, async (t) => {
     const info = requireNodeBinary(major);
-    const run = await runRunner(
+    const runOnce = () => runRunner(
       ['--test', '--test-reporter=tap', 'test/runners/assert-no-leak.node-test.mjs'],
       {},
       () => [],
       300_000,
       info.path,
     );
+    let run = await runOnce();
+    // Node 22.23.5's V8 sometimes crashes (SIGSEGV) while the file takes its in-process heap snapshots
+    // (docs/testing-api.md, "Node 22"): that is the runtime dying, not an answer of ours. Once, and
+    // said in the output; a second crash fails the test.
+    if (/^\s*signal: 'SIGSEGV'$/m.test(run.output)) {
+      t.diagnostic(`node ${info.version} --test: the test file's process crashed with SIGSEGV; run again once`);
+      run = await runOnce();
+    }
     t.diagnostic(`node ${info.version} --test: ${run.ms} ms`);
     // On a failure, show the first failing block whole (its signal or exit code, its error) rather
     // than the tail of a long TAP dump.
