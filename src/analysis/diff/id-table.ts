@@ -18,7 +18,7 @@ export interface IdTable {
   readonly length: number;
   /**
    * Ascending V8 ids, each as its difference from the one before (the first from 0) in LEB128: the
-   * ids of one heap lie close together, so most take one byte (readIdTable walks them).
+   * ids of one heap lie close together, so most take one byte (IdTableReader walks them).
    */
   readonly idDeltas: Uint8Array;
   /**
