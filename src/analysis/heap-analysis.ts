@@ -164,8 +164,14 @@ export class HeapAnalysis {
   classSummary(): readonly ClassSummaryRow[] {
     if (this.#summary) return this.#summary;
     const { classIndex, selfSizes, retainedSizes, distances, dominatorTree } = this;
-    return (this.#summary = this.#phase('class-summary', () =>
-      summarizeClasses({ classIndex, selfSizes, retainedSizes, distances, tree: dominatorTree })));
+    this.#summary = this.#phase('class-summary', () =>
+      summarizeClasses({ classIndex, selfSizes, retainedSizes, distances, tree: dominatorTree }));
+    // Nothing reads the tree after the summary (asked for again, it is built again), and it is two
+    // per-node arrays: back to the pool, where a diff's id table and signature pass take their
+    // temporaries instead of fresh memory beside it.
+    this.#tree = undefined;
+    this.scratch.give(dominatorTree.firstChild);
+    return this.#summary;
   }
 
   /** Ordinals of the n largest objects by retained size, largest first (no root, no synthetic nodes). */

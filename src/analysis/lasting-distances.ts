@@ -32,7 +32,8 @@ export function tierOfDistance(distance: number): number {
 
 /**
  * `holderTiers`: the transient roots and bookkeeping holders with their tier (holder-tiers.ts).
- * The result is a fresh array (kept by the caller), never a pooled one.
+ * The result is kept by the caller: taken from the pool (a temporary's buffer given back, not fresh
+ * memory beside the graph) and never given back.
  */
 export function computeLastingDistances(
   graph: HeapGraph,
@@ -42,7 +43,7 @@ export function computeLastingDistances(
   scratch: Scratch = new Scratch(),
 ): Uint32Array {
   const { nodeCount, firstEdge, edgeTarget, rootOrdinal } = graph;
-  const distances = new Uint32Array(nodeCount).fill(UNREACHABLE_DISTANCE);
+  const distances = scratch.u32(nodeCount).fill(UNREACHABLE_DISTANCE);
   const queue = scratch.u32(nodeCount);
   const hold = scratch.u8(nodeCount);
   for (const [n, tier] of holderTiers) hold[n] = tier;

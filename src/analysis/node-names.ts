@@ -14,8 +14,8 @@ export function describeNodeName(analysis: HeapAnalysis, ordinal: number, showSt
     const index = graph.nodeName[ordinal]!;
     // Exact length in UTF-16 units, as JS and DevTools count; a long string is read back from the file
     // for it (only rows and hops that are printed get here).
+    if (!showStrings) return `<string, ${graph.strings.lengthOf(index)} chars>`;
     const text = graph.strings.get(index);
-    if (!showStrings) return `<string, ${text.length} chars>`;
     return JSON.stringify(text.length > 80 ? `${text.slice(0, 79)}…` : text);
   }
   if (t === types.regexp) return shownRegExp(graph.nodeNameOf(ordinal));

@@ -63,7 +63,10 @@ export class PathSignatures {
     this.#paths = paths;
     this.#parts = signatureParts(analysis);
     paths.preferLasting();
-    this.#memo = new Int32Array(analysis.graph.nodeCount).fill(UNKNOWN);
+    // From the pool (scratch.ts), kept with the signatures: the buffer of a temporary of the analysis
+    // (the dominator tree's, given back), not fresh memory beside the graph.
+    const memo = analysis.scratch.u32(analysis.graph.nodeCount);
+    this.#memo = new Int32Array(memo.buffer, memo.byteOffset, memo.length).fill(UNKNOWN);
   }
 
   /**
@@ -80,7 +83,7 @@ export class PathSignatures {
     const slots = new Int32Array(pair[0].buffer, pair[0].byteOffset, nodeCount);
     const edges = new Int32Array(pair[1].buffer, pair[1].byteOffset, nodeCount);
     for (let v = 0; v < nodeCount; v++) slots[v] = this.#paths.findParentSlot(v);
-    retainingEdgesOf(analysis.graph, analysis.edgeMask, analysis.retainers, slots, edges, analysis.scratch);
+    retainingEdgesOf(analysis.graph, analysis.edgeMask, analysis.retainers, slots, edges);
     this.#slots = slots;
     this.#edges = edges;
     try {

@@ -26,9 +26,13 @@ export class Scratch {
     this.#shared = options.shared === true;
   }
 
-  /** A zero-filled Uint32Array of `length`, on a pooled buffer when one is large enough. */
-  u32(length: number): Uint32Array {
-    return new Uint32Array(this.#take(length * 4), 0, length);
+  /**
+   * A zero-filled Uint32Array of `length`, on a pooled buffer when one is large enough. `anySize`: on
+   * the smallest pooled buffer that fits however much larger (a pair's), for a temporary that nothing
+   * larger will be asked for beside (the last ones of a graph's life).
+   */
+  u32(length: number, options: { anySize?: boolean } = {}): Uint32Array {
+    return new Uint32Array(this.#take(length * 4, options.anySize === true), 0, length);
   }
 
   /** Two zero-filled Uint32Arrays of `length` on one buffer (given back together). */
@@ -42,9 +46,9 @@ export class Scratch {
     return new Float64Array(this.#take(length * 8), 0, length);
   }
 
-  /** A zero-filled Uint8Array of `length`, on a pooled buffer when one is large enough. */
-  u8(length: number): Uint8Array {
-    return new Uint8Array(this.#take(length), 0, length);
+  /** A zero-filled Uint8Array of `length`, on a pooled buffer when one is large enough (`anySize`: as for u32). */
+  u8(length: number, options: { anySize?: boolean } = {}): Uint8Array {
+    return new Uint8Array(this.#take(length, options.anySize === true), 0, length);
   }
 
   /** Returns the buffers behind these views to the pool. */
@@ -73,14 +77,14 @@ export class Scratch {
   }
 
   /** `bytes` zero bytes at the start of a buffer: a pooled one cleared, or a fresh one (zero already, left untouched). */
-  #take(bytes: number): Bytes {
+  #take(bytes: number, anySize = false): Bytes {
     let best = -1;
     for (let i = 0; i < this.#free.length; i++) {
       const size = this.#free[i]!.byteLength;
       if (size >= bytes && (best < 0 || size < this.#free[best]!.byteLength)) best = i;
     }
     // A request far smaller than every pooled buffer gets its own, so the big ones stay available.
-    if (best < 0 || this.#free[best]!.byteLength > 2 * bytes) {
+    if (best < 0 || (!anySize && this.#free[best]!.byteLength > 2 * bytes)) {
       // Rounded up, so that per-node arrays of nodeCount and nodeCount + 1 entries (dominators number
       // vertices from 1) can stand in for one another.
       const size = bytes < ROUND_FROM ? bytes : Math.ceil(bytes / ROUND_TO) * ROUND_TO;

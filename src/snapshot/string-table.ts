@@ -92,6 +92,52 @@ export class StringTable {
     throw new RangeError(`string index ${index} is outside the snapshot's ${this.count} strings`);
   }
 
+  /**
+   * The decoded string's length in UTF-16 units, as `get(index).length`. A long string is measured from
+   * the file piece by piece and never held whole: a report line only says how long a string is, and
+   * one string of an agent's heap (a source text, a message log) can be a hundred MB, which as a JS
+   * string stays on the heap until a full GC, on top of everything else at a diff's peak.
+   */
+  lengthOf(index: number, pieceBytes = LENGTH_PIECE_BYTES): number {
+    if (this.#kind[index] !== Kind.Long || this.#decoded[index] !== undefined) return this.get(index).length;
+    const long = this.#long!;
+    const slot = slotOf(long.index, index);
+    const total = long.length[slot]!;
+    const start = long.offset[slot]!;
+    let bytes = Buffer.allocUnsafe(Math.min(total, pieceBytes));
+    let fd: number;
+    try {
+      fd = openSync(long.file, 'r');
+    } catch (e) {
+      throw new SnapshotFormatError(long.file, `string ${index} cannot be read back (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    }
+    let units = 0;
+    try {
+      let read = 0;
+      let carry = 0; // bytes of the last piece that could not be decoded apart from what follows them
+      while (read < total) {
+        if (carry === bytes.length) bytes = Buffer.concat([bytes, Buffer.allocUnsafe(bytes.length)]);
+        const n = readSync(fd, bytes, carry, Math.min(bytes.length - carry, total - read), start + read);
+        if (n === 0) {
+          throw new SnapshotFormatError(long.file, `string ${index} cannot be read back: the file is shorter than when it was parsed`, start + read);
+        }
+        read += n;
+        const end = carry + n;
+        const cut = read === total ? end : safeCut(bytes, end);
+        try {
+          units += decodeJsonStringBytes(bytes, 0, cut).length;
+        } catch (e) {
+          throw new SnapshotFormatError(long.file, `string ${index} changed since the file was parsed: ${(e as Error).message}`, start);
+        }
+        bytes.copy(bytes, 0, cut, end);
+        carry = end - cut;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return units;
+  }
+
   #readLong(index: number): string {
     const long = this.#long!;
     const slot = slotOf(long.index, index);
@@ -123,6 +169,32 @@ export class StringTable {
       throw new SnapshotFormatError(long.file, `string ${index} changed since the file was parsed: ${(e as Error).message}`, long.offset[slot]!);
     }
   }
+}
+
+/** Piece size for lengthOf. */
+const LENGTH_PIECE_BYTES = 64 * 1024;
+
+/**
+ * The last place in bytes[0, end) where the text can be cut and both sides decoded apart to the same
+ * UTF-16 length as the whole: at the start of a raw byte that is not a UTF-8 continuation byte (a
+ * decoder ends any sequence before such a byte, valid or not) and not inside an escape. A surrogate
+ * pair written as two escapes is two units whether or not the cut parts it. 0 when there is none.
+ */
+function safeCut(bytes: Uint8Array, end: number): number {
+  let cut = 0;
+  let i = 0;
+  while (i < end) {
+    const b = bytes[i]!;
+    if (b === 0x5c) {
+      // An escape: `\u` and four hex digits, or a backslash and one letter; a cut before it, none inside.
+      cut = i;
+      i += bytes[i + 1] === 0x75 ? 6 : 2;
+      continue;
+    }
+    if (b < 0x80 || b >= 0xc0) cut = i;
+    i++;
+  }
+  return cut;
 }
 
 /** Where `index` sits in the ascending `indexes` (binary search); -1 when absent. */

@@ -7,10 +7,12 @@
 // - classes: different processes (or nothing tells): class totals only.
 // Which process a file came from is read from what lies beside it (snapshot-origin.ts) and from the ids.
 //
-// Memory: snapshots are parsed one at a time; each is reduced to per-class totals, an id table (8 bytes
-// an object) and, when the series needs them, per-signature totals, before the next is read; only the
-// newest keeps its whole graph (for paths). So a diff of two snapshots costs about two `analyze` runs,
-// and n snapshots need one graph at a time. Signature totals are computed while a graph is in memory
+// Memory: snapshots are parsed one at a time; each is reduced to per-class totals, an id table (~3 bytes
+// an object) and, when the series needs them, per-signature totals, before the next is read (and, where
+// the caller can, collected: collectGarbage); only the newest keeps its whole graph (for paths). Its
+// table is compared with the others at once and all of them let go before its signatures and paths are
+// made, so the peak is one graph with its analysis, signatures and paths, and n snapshots need one graph
+// at a time. Signature totals are computed while a graph is in memory
 // when the origins say ahead that the ids cannot line up (separate sessions, or `acrossProcesses`);
 // when only the ids show it, the series is read a second time for them, again one graph at a time.
 // Order: V8 ids only grow, so in the ids mode the snapshot with the largest id is the newest; a series
@@ -26,7 +28,7 @@ import type { HoldKind } from '../holder-tiers.js';
 import { findNodeVersion } from '../node-version.js';
 import { PathSignatures } from '../path-signatures.js';
 import { RetainerPaths } from '../retainer-paths.js';
-import { buildIdTable, ClassNames, type IdTable } from './id-table.js';
+import { buildIdTable, ClassNames, giveIdTable, type IdTable } from './id-table.js';
 import { compareIdTables, mismatchRatio, type IdComparison } from './id-matching.js';
 import { grewEveryInterval } from './growth-curve.js';
 import { countBySignature, SignatureTexts, type SignatureCounts, type SignatureIndex } from './signature-counts.js';
@@ -50,6 +52,13 @@ export interface DiffOptions {
    * of one service (a leaking pod against a healthy one), or one process the caller knows to be one.
    */
   readonly acrossProcesses?: boolean;
+  /**
+   * Called when memory has just been let go: a snapshot's graph, once reduced (before the next is
+   * read), and the id tables, once compared (before the newest graph's signatures and paths). A caller
+   * that can collect garbage (the CLI's relaunched process, with `--expose-gc`) returns it then, rather
+   * than at V8's next full GC, which may come after the diff's peak.
+   */
+  readonly collectGarbage?: () => void;
 }
 
 /** How the series was compared (docs/diff-modes.md). */
@@ -162,7 +171,8 @@ interface Reduced {
   readonly origin: SnapshotOrigin | null;
   /** Per-signature totals, when the series needs them. */
   signatureCounts?: SignatureCounts;
-  readonly table: IdTable;
+  /** Until the snapshots are compared. */
+  table: IdTable | undefined;
   /** Per series class id: count, self size, retained size. */
   readonly count: Map<number, number>;
   readonly size: Map<number, number>;
@@ -179,22 +189,27 @@ export async function diffSnapshotFiles(files: readonly string[], options: DiffO
   // Only the last snapshot keeps its graph (for paths); each earlier one is reduced and let go before
   // the next is read, so peak memory is one graph plus small tables.
   let last: Kept | undefined;
+  let compared: Compared | undefined;
   for (const [index, file] of files.entries()) {
     options.onSnapshot?.(index, files.length, file);
     const keep = index === files.length - 1;
+    // The last table made, every table is compared and let go before the newest graph's signature
+    // pass and paths, which would otherwise have them beside them at the diff's peak.
+    const compare = !keep ? undefined : (newest: Reduced): void => {
+      compared = compareTables([...reduced, newest], classNames.names.length, (lineUp) => !options.acrossProcesses && decideProcess(origins, lineUp).by === 'ids');
+      options.collectGarbage?.();
+    };
     // In a function of its own: an async frame keeps a local alive across the next await, and a
     // local here would hold the previous snapshot's whole graph while the next one is parsed.
-    const step = await reduceFile(file, origins[index]!, options, classNames, keep, countSignatures ? texts : undefined);
+    const step = await reduceFile(file, origins[index]!, options, classNames, keep, countSignatures ? texts : undefined, compare);
     reduced.push(step.reduced);
     last = step.kept;
+    // Its graph let go: gone before the next one is read, not left to V8's timing (whose next full GC
+    // can come during the next parse, with both graphs resident).
+    if (!keep) options.collectGarbage?.();
   }
   const warnings: string[] = [];
-  const byId = [...reduced].sort((a, b) => a.info.maxId - b.info.maxId);
-  const comparisons: IdComparison[] = [];
-  for (let k = 1; k < byId.length; k++) {
-    comparisons.push(compareIdTables(byId[k - 1]!.table, byId[k]!.table, classNames.names.length));
-  }
-  const idsLineUp = comparisons.every((c, k) => mismatchRatio(c, byId[k + 1]!.table) <= DIFFERENT_PROCESS_RATIO);
+  const { byId, comparisons, idsLineUp, firstLast } = compared!;
   const decision = decideProcess(origins, idsLineUp);
   const mode: DiffMode = options.acrossProcesses ? 'signatures' : decision.by === 'ids' ? 'ids' : decision.same ? 'signatures' : 'classes';
   const series = mode === 'ids' ? byId : mode === 'signatures' ? inTimeOrder(reduced) : reduced;
@@ -205,7 +220,6 @@ export async function diffSnapshotFiles(files: readonly string[], options: DiffO
   }
   warnings.push(...modeWarnings(mode, decision));
   const ids = mode === 'ids';
-  const firstLast = ids ? compareIdTables(series[0]!.table, series[series.length - 1]!.table, classNames.names.length) : undefined;
   let classes = diffClasses(series, classNames, firstLast, ids ? comparisons : undefined);
   const newestFile = series[series.length - 1]!.info.file;
   const kept = last?.file === newestFile ? last : undefined;
@@ -237,6 +251,26 @@ export async function diffSnapshotFiles(files: readonly string[], options: DiffO
     survivors,
     signatures,
   };
+}
+
+/** The id tables compared in id order; firstLast (oldest against newest) when the ids mode will use it. */
+interface Compared {
+  readonly byId: readonly Reduced[];
+  readonly comparisons: readonly IdComparison[];
+  readonly idsLineUp: boolean;
+  readonly firstLast: IdComparison | undefined;
+}
+
+/** Compares the tables and lets them go (`table` unset): nothing reads them after. */
+function compareTables(reduced: readonly Reduced[], classCount: number, idsMode: (idsLineUp: boolean) => boolean): Compared {
+  const byId = [...reduced].sort((a, b) => a.info.maxId - b.info.maxId);
+  const comparisons: IdComparison[] = [];
+  for (let k = 1; k < byId.length; k++) comparisons.push(compareIdTables(byId[k - 1]!.table!, byId[k]!.table!, classCount));
+  const idsLineUp = comparisons.every((c, k) => mismatchRatio(c, byId[k + 1]!.table!) <= DIFFERENT_PROCESS_RATIO);
+  const firstLast = !idsMode(idsLineUp) ? undefined
+    : byId.length === 2 ? comparisons[0] : compareIdTables(byId[0]!.table!, byId[byId.length - 1]!.table!, classCount);
+  for (const r of reduced) r.table = undefined;
+  return { byId, comparisons, idsLineUp, firstLast };
 }
 
 /** The newest snapshot's graph, kept for its paths. */
@@ -308,9 +342,17 @@ async function reduceFile(
   classNames: ClassNames,
   keep: boolean,
   texts: SignatureTexts | undefined,
+  onReduced?: (reduced: Reduced) => void,
 ): Promise<{ reduced: Reduced; kept: Kept | undefined }> {
   const analysis = await analyzeFile(file, options);
-  const reduced = reduce(analysis, file, origin, classNames);
+  // The newest snapshot's table is compared (onReduced) before anything else is made: it can live in the pool.
+  const pooled = onReduced !== undefined;
+  const reduced = reduce(analysis, file, origin, classNames, pooled);
+  if (onReduced) {
+    const table = reduced.table!;
+    onReduced(reduced);
+    giveIdTable(analysis, table);
+  }
   const counted = texts ? countBySignature(analysis, texts) : undefined;
   if (counted) reduced.signatureCounts = counted.counts;
   return { reduced, kept: keep ? { file, analysis, signatures: counted?.index } : undefined };
@@ -321,7 +363,7 @@ async function analyzeFile(file: string, options: DiffOptions): Promise<HeapAnal
   return new HeapAnalysis(graph, { onPhase: options.onPhase });
 }
 
-function reduce(analysis: HeapAnalysis, file: string, origin: SnapshotOrigin | null, classNames: ClassNames): Reduced {
+function reduce(analysis: HeapAnalysis, file: string, origin: SnapshotOrigin | null, classNames: ClassNames, pooled: boolean): Reduced {
   const { graph } = analysis;
   const count = new Map<number, number>(), size = new Map<number, number>(), retained = new Map<number, number>();
   for (const row of analysis.classSummary()) {
@@ -331,7 +373,7 @@ function reduce(analysis: HeapAnalysis, file: string, origin: SnapshotOrigin | n
     retained.set(id, (retained.get(id) ?? 0) + row.retainedSize);
   }
   const nodeVersion = findNodeVersion(graph);
-  const table = buildIdTable(analysis, classNames);
+  const table = buildIdTable(analysis, classNames, { pooled });
   return {
     info: {
       file,

@@ -6,7 +6,7 @@
 // object of the later snapshot that the earlier one lacks must have an id above the earlier snapshot's
 // largest. In snapshots of two processes, ids below that line are mostly unrelated objects.
 
-import type { IdTable } from './id-table.js';
+import { IdTableReader, type IdTable } from './id-table.js';
 
 export interface IdComparison {
   /** Per series class id: objects present only in the later snapshot. */
@@ -23,21 +23,22 @@ export interface IdComparison {
 export function compareIdTables(earlier: IdTable, later: IdTable, classCount: number): IdComparison {
   const newByClass = new Float64Array(classCount);
   const deletedByClass = new Float64Array(classCount);
-  const a = earlier.ids, b = later.ids;
-  let i = 0, j = 0, impossibleNew = 0, classChanged = 0, common = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) {
-      deletedByClass[earlier.classOf[i]!]!++;
-      i++;
-    } else if (i >= a.length || b[j]! < a[i]!) {
-      newByClass[later.classOf[j]!]!++;
-      if (later.sequential[j] === 1 && b[j]! <= earlier.maxId) impossibleNew++;
-      j++;
+  const a = new IdTableReader(earlier), b = new IdTableReader(later);
+  let hasA = a.next(), hasB = b.next();
+  let impossibleNew = 0, classChanged = 0, common = 0;
+  while (hasA || hasB) {
+    if (!hasB || (hasA && a.id < b.id)) {
+      deletedByClass[a.classId]!++;
+      hasA = a.next();
+    } else if (!hasA || b.id < a.id) {
+      newByClass[b.classId]!++;
+      if (b.sequential && b.id <= earlier.maxId) impossibleNew++;
+      hasB = b.next();
     } else {
       common++;
-      if (earlier.classOf[i] !== later.classOf[j]) classChanged++;
-      i++;
-      j++;
+      if (a.classId !== b.classId) classChanged++;
+      hasA = a.next();
+      hasB = b.next();
     }
   }
   return { newByClass, deletedByClass, impossibleNew, classChanged, common };
@@ -45,5 +46,5 @@ export function compareIdTables(earlier: IdTable, later: IdTable, classCount: nu
 
 /** Share of the later snapshot's objects that rule out "same process". */
 export function mismatchRatio(c: IdComparison, later: IdTable): number {
-  return later.ids.length === 0 ? 0 : (c.impossibleNew + c.classChanged) / later.ids.length;
+  return later.length === 0 ? 0 : (c.impossibleNew + c.classChanged) / later.length;
 }

@@ -123,7 +123,9 @@ function membersInNewest(index: SignatureIndex, wanted: readonly number[]): { re
   wanted.forEach((id, g) => (groupOfSeries[id] = g));
   // Per row: per whole path, its members and its largest one (one entry per path, none per object).
   const paths = wanted.map(() => new Map<number, { members: number; largest: number }>());
-  const groupOf = new Int32Array(nodeCount).fill(-1);
+  // From the pool (scratch.ts) and given back: a per-node array beside the newest graph at the diff's peak.
+  const pooled = analysis.scratch.u32(nodeCount, { anySize: true });
+  const groupOf = new Int32Array(pooled.buffer, pooled.byteOffset, nodeCount).fill(-1);
   for (let n = 0; n < nodeCount; n++) {
     const id = seriesSignatureOf(index, n);
     const g = id < 0 || id >= groupOfSeries.length ? -1 : groupOfSeries[id]!;
@@ -145,5 +147,7 @@ function membersInNewest(index: SignatureIndex, wanted: readonly number[]): { re
     return best?.largest ?? -1;
   });
   const retainedSize = unionRetainedByGroup(analysis, groupOf, wanted.length);
-  return { representative, retainedSize, externalSize: externalByGroup(analysis, groupOf, wanted.length) };
+  const externalSize = externalByGroup(analysis, groupOf, wanted.length);
+  analysis.scratch.give(pooled);
+  return { representative, retainedSize, externalSize };
 }

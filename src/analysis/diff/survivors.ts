@@ -56,7 +56,9 @@ export function groupSurvivors(
   const selfSizes = analysis.selfSizes;
   const retained = analysis.retainedSizes;
   const bornAfter = maxIds[0]!;
-  const groupOf = new Int32Array(nodeCount).fill(-1);
+  // From the pool (scratch.ts) and given back: a per-node array beside the newest graph at the diff's peak.
+  const pooled = analysis.scratch.u32(nodeCount, { anySize: true });
+  const groupOf = new Int32Array(pooled.buffer, pooled.byteOffset, nodeCount).fill(-1);
   const bySignature = new Map<number, number>();
   const sig: number[] = [], count: number[] = [], self: number[] = [], rep: number[] = [];
   const perSnapshot: number[][] = [];
@@ -87,6 +89,7 @@ export function groupSurvivors(
   const kept = unionRetainedByGroup(analysis, groupOf, sig.length);
   const external = externalByGroup(analysis, groupOf, sig.length);
   const sites = allocationOfGroups(analysis, paths, groupOf, sig.length, bornAfter);
+  analysis.scratch.give(pooled);
   const groups = sig.map((s, g): SurvivorGroupData => {
     const plumbing = plumbingOf(analysis, paths, rep[g]!);
     return {

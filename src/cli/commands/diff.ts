@@ -81,6 +81,9 @@ export async function runDiff(files: readonly string[], o: DiffOptions): Promise
 }> {
   if (files.length < 2) throw new UsageError('diff needs at least two snapshots, oldest first');
   let label = 'reading';
+  // Exposed in the relaunched process (relaunch.ts): memory the diff lets go is collected at once.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const collectGarbage = typeof gc === 'function' ? () => gc() : undefined;
   const result = await diffSnapshotFiles([...files], {
     groups: Math.max(o.groups, DIAGNOSIS_GROUPS),
     labelChain,
@@ -88,6 +91,7 @@ export async function runDiff(files: readonly string[], o: DiffOptions): Promise
     onSnapshot: (i, n) => (label = `reading snapshot ${i + 1} of ${n}`),
     onBytes: (read, total) => o.progress?.bytes(label, read, total),
     onPhase: (phase) => o.progress?.phase(phase),
+    ...(collectGarbage ? { collectGarbage } : {}),
   });
   o.progress?.done();
   const diagnosis = diagnose({ diff: result, ...(o.unitCount ? { unitCount: o.unitCount } : {}) });
