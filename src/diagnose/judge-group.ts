@@ -29,7 +29,7 @@ function clearsFloor(g: GrowingGroup, sig: Significance, wrapsNative: boolean): 
 export function scoreGroup(g: GrowingGroup, row: ClassDiffRow | undefined, work: readonly number[], sig: Significance, nativeWrappers?: ReadonlySet<string>): KeptRate | undefined {
   if (!clearsFloor(g, sig, nativeWrappers?.has(g.className) === true)) return undefined;
   if (!g.born) return keptRateOfCounts(g.counts, g.movedElsewhere, work);
-  return keptRate(g.born, work, inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null, row?.counts));
+  return keptRate(g.born, work, inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null));
 }
 
 /** How a scored group stands against the leak level `z`: a finding, a candidate, or ruled out. */
@@ -44,7 +44,7 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
   if (k.kept.slice(0, -1).every((n) => n === 0) && -k.slowdownZ >= z) return undefined;
   // With ids the class's live count must keep them (a bounded structure lets as many go as it takes
   // in); without, a path's gain is already less what its class's other paths lost (movedElsewhere).
-  const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null, row?.counts);
+  const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null);
   const live = row && g.born ? classKeeps(k.kept, row.counts, inFlight, z, params.keptShare) : 'kept';
   if (live === 'replaced') return undefined;
   // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth

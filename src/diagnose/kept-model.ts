@@ -29,12 +29,6 @@ export interface InFlight {
   readonly level: number;
   /** Variance of that estimate; Infinity when no earlier interval shows any of the class's objects. */
   readonly variance: number;
-  /**
-   * Variance of the in-flight count itself at a snapshot: a count of independent objects (its level)
-   * unless the class's objects alive at a snapshot yet gone by the newest moved more than that between
-   * snapshots (work that comes in clusters: a batch between flushes, a turn's objects together).
-   */
-  readonly noise: number;
 }
 
 /**
@@ -42,27 +36,17 @@ export interface InFlight {
  * end (`newPerInterval`) less the survivors born in it (alive at the newest snapshot). Unknown (0 with a
  * count's variance) with one interval.
  */
-export function inFlightOf(newPerInterval: readonly number[] | null, survivorCounts: readonly number[] | null, live?: readonly number[]): InFlight {
-  if (!newPerInterval || !survivorCounts || newPerInterval.length < 2) return { level: 0, variance: ZERO_COUNT_VARIANCE, noise: ZERO_COUNT_VARIANCE };
+export function inFlightOf(newPerInterval: readonly number[] | null, survivorCounts: readonly number[] | null): InFlight {
+  if (!newPerInterval || !survivorCounts || newPerInterval.length < 2) return { level: 0, variance: ZERO_COUNT_VARIANCE };
   // A class none of whose objects were born before the last interval (new in the series, or idle till
   // then) shows nothing of its work in flight: its last interval cannot be told from that work at all.
-  if (newPerInterval.slice(0, -1).every((n) => n === 0)) return { level: 0, variance: Infinity, noise: Infinity };
+  if (newPerInterval.slice(0, -1).every((n) => n === 0)) return { level: 0, variance: Infinity };
   const born = stepsOf(survivorCounts);
   const transient = newPerInterval.slice(0, -1).map((n, k) => Math.max(0, n - born[k]!));
   const level = mean(transient);
   // A count's variance (Poisson) or what the readings show, whichever is larger, over the readings.
-  const spread = sampleVariance(transient);
-  // The class's objects alive at each earlier snapshot that are gone by the newest: how much what is
-  // not kept moves from one snapshot to the next.
-  const unkept = live ? live.slice(0, -1).map((c, k) => Math.max(0, c - survivorCounts[k]!)) : [];
-  const noise = Math.max(level, spread, sampleVariance(unkept), ZERO_COUNT_VARIANCE);
-  return { level, variance: Math.max(level, spread, ZERO_COUNT_VARIANCE) / transient.length, noise };
-}
-
-function sampleVariance(values: readonly number[]): number {
-  if (values.length < 2) return 0;
-  const m = mean(values);
-  return values.reduce((a, t) => a + (t - m) ** 2, 0) / (values.length - 1);
+  const spread = transient.length > 1 ? transient.reduce((a, t) => a + (t - level) ** 2, 0) / (transient.length - 1) : 0;
+  return { level, variance: Math.max(level, spread, ZERO_COUNT_VARIANCE) / transient.length };
 }
 
 export interface KeptRate {
@@ -98,7 +82,7 @@ export function keptRate(born: readonly number[], work: readonly number[], inFli
   const m = born.length;
   const last = m - 1;
   const kept = born.map((b, k) => (k === last ? b - Math.min(b, inFlight.level) : b));
-  const variances = born.map((_, k) => (k === last ? inFlight.noise + inFlight.variance : ZERO_COUNT_VARIANCE));
+  const variances = born.map((_, k) => (k === last ? Math.max(inFlight.level, ZERO_COUNT_VARIANCE) + inFlight.variance : ZERO_COUNT_VARIANCE));
   const from = lateFrom(m);
   const late = weightedRate(kept, work, variances, from);
   return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdown(kept, work, from, inFlight) };
@@ -143,8 +127,7 @@ function slowdown(kept: readonly number[], work: readonly number[], from: number
   const sum = (values: readonly number[], a: number, b: number) => values.slice(a, b).reduce((x, y) => x + y, 0);
   const earlyWork = sum(work, 0, from), lateWork = sum(work, from, work.length);
   const early = sum(kept, 0, from), late = sum(kept, from, kept.length);
-  const clustered = Math.max(0, inFlight.noise - Math.max(inFlight.level, ZERO_COUNT_VARIANCE));
-  const variance = Math.max(early, ZERO_COUNT_VARIANCE) / earlyWork ** 2 + (Math.max(late, ZERO_COUNT_VARIANCE) + clustered + inFlight.variance) / lateWork ** 2;
+  const variance = Math.max(early, ZERO_COUNT_VARIANCE) / earlyWork ** 2 + (Math.max(late, ZERO_COUNT_VARIANCE) + inFlight.variance) / lateWork ** 2;
   return (early / earlyWork - late / lateWork) / Math.sqrt(variance);
 }
 
@@ -166,7 +149,7 @@ function slowdownOfCounts(kept: readonly number[], work: readonly number[], vari
 export function classKeeps(kept: readonly number[], live: readonly number[], inFlight: InFlight, z: number, keptShare: number): 'kept' | 'replaced' | 'unsure' {
   const total = kept.reduce((a, b) => a + b, 0);
   const rise = live[live.length - 1]! - live[0]!;
-  const sd = Math.sqrt(2 * inFlight.noise);
+  const sd = Math.sqrt(2 * Math.max(inFlight.level, ZERO_COUNT_VARIANCE));
   if (rise + z * sd < keptShare * total) return 'replaced';
   return rise >= z * sd && rise >= keptShare * total ? 'kept' : 'unsure';
 }

@@ -5,7 +5,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnose } from '../../src/diagnose/diagnose.js';
-import { inFlightOf } from '../../src/diagnose/kept-model.js';
 import type { MemorySample } from '../../src/diagnose/memory-trend.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../../src/analysis/diff/diff-series.js';
 
@@ -412,17 +411,4 @@ test('a batch caught before its flush is not kept, however full: nothing outlive
   const rowOfPoints = { ...row('MetricPoint', [20, 3, 45], [20, 3]), newPerInterval: [3, 45] };
   const d = diagnose({ diff: diffOf([rowOfPoints], [points]) });
   assert.equal(d.verdict, 'none');
-});
-
-test('the work in flight moves by more than a count\'s noise when it comes in clusters', () => {
-  // A batch flushed by size: 20 waiting at the first snapshot, 3 at the second, 38 at the newest, and
-  // none lives from one snapshot to the next: the in-flight count moves by ~12, not √3.
-  const inFlight = inFlightOf([3, 38], [0, 0, 38], [20, 3, 38]);
-  assert.equal(inFlight.level, 3);
-  assert.ok(inFlight.noise >= 144, String(inFlight.noise));
-  // Without the live counts, a count's own noise.
-  assert.equal(inFlightOf([3, 38], [0, 0, 38]).noise, 3);
-  // Kept over whole intervals beside that work, it is still a leak.
-  const kept = group('Session', [0, 40, 80], 50_000);
-  assert.equal(diagnose({ diff: diffOf([{ ...row('Session', [20, 43, 80], [20, 0]), newPerInterval: [43, 40] }], [kept]) }).verdict, 'leak');
 });
