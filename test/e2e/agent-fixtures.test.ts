@@ -48,6 +48,7 @@ interface DiffJson {
   verdict: string;
   evidence: string[];
   findings: Finding[];
+  candidates?: { className: string; born: number[]; chain: Hop[] }[];
   sameProcess: boolean;
   classes: ClassRow[];
   survivors: { count: number; groups: Group[] } | null;
@@ -112,7 +113,20 @@ function groups(out: DiffJson, className: string): Group[] {
  */
 const WARM_UP_CLASSES = new Set(['(compiled code)', '(object shape)', 'Timeout']);
 
-const heldByLangSmithQueue = (g: Group) => g.chain.some((h) => h.node.className === 'AutoBatchQueue');
+const heldByLangSmithQueue = (g: { chain: Hop[] }) => g.chain.some((h) => h.node.className === 'AutoBatchQueue');
+
+/**
+ * Nothing is kept: `none` or `warm-up`; or, when LangSmith's auto-batch queue fell behind its flushes
+ * (its level rose at each snapshot on a busy machine), `inconclusive` with no finding and every
+ * candidate a run payload waiting in that queue that outlived no interval. That answer is the honest
+ * one for such a series (one more snapshot settles it); a candidate elsewhere, or one that outlived
+ * an interval, fails.
+ */
+function assertNothingKept(out: DiffJson): void {
+  const waiting = (c: NonNullable<DiffJson['candidates']>[number]) => heldByLangSmithQueue(c) && c.born.slice(0, -1).every((n) => n === 0);
+  if (out.verdict === 'inconclusive' && out.findings.length === 0 && (out.candidates ?? []).length > 0 && out.candidates!.every(waiting)) return;
+  assertVerdict(out, ['none', 'warm-up']);
+}
 
 /**
  * Nothing grows per turn: no survivor group (objects of one class on one retainer path, born after the
@@ -397,7 +411,7 @@ describe('agent fixtures with the real LangGraph, LangSmith and grpc-js', { conc
         assert.ok(Number(w.stats!.runsInFlight) <= 1 && Number(w.stats!.pendingWrites) <= 2, `at most the last run's writes pending: ${JSON.stringify(w.stats)}`);
       }
       const out = await diff(files);
-      assertVerdict(out, ['none', 'warm-up']);
+      assertNothingKept(out);
       assertNothingGrowsPerTurn(out, turns);
       assertNoGrowingCapture(out, turns);
       for (const name of ['PregelLoop', '{config, checkpoint, metadata, newVersions}', '{operation, resolve, reject}']) {

@@ -404,6 +404,18 @@ test('one older object beside a burst in the last interval is not a rate that we
   assert.deepEqual(d.findings.filter((f) => f.kind === 'leak'), []);
 });
 
+test('nothing outlived an interval and the class\'s in-flight readings moved as much: none', () => {
+  // A tracing client's batch queue: none of its items lives from one snapshot to the next; 61, 37 and
+  // 52 waited at the three snapshots. A last interval as far above steady readings stays not sure.
+  const name = '{action, payload, itemPromise}';
+  const items = { ...group(name, [0, 0, 52], 254_000), signature: `${name} ← Array[] ← AutoBatchQueue.items ← (root)` };
+  const moving = { ...row(name, [61, 37, 52]), newPerInterval: [36, 52], survivorCounts: [0, 0, 52] };
+  assert.equal(diagnose({ diff: diffOf([moving], [items]) }).verdict, 'none');
+  const steady = { ...row(name, [20, 20, 32]), newPerInterval: [20, 32], survivorCounts: [0, 0, 32] };
+  const fewer = { ...items, count: 32, counts: [0, 0, 32], retainedSize: 156_000 };
+  assert.equal(diagnose({ diff: diffOf([steady], [fewer]) }).verdict, 'inconclusive');
+});
+
 test('a batch caught before its flush is not kept, however full: nothing outlived an interval', () => {
   // Points flushed every half second: none lives from one snapshot to the next; the newest snapshot
   // found 45 waiting, the one before 3.
