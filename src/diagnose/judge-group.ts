@@ -6,7 +6,7 @@
 import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
 import { addedObjects, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
-import { aboveInFlightReadings, classKeeps, inFlightOf, keptRate, keptRateOfCounts, type KeptRate } from './kept-model.js';
+import { classKeeps, inFlightOf, keptRate, keptRateOfCounts, withinInFlightSeen, type KeptRate } from './kept-model.js';
 import type { ModelParams, ProportionalRule } from './model-params.js';
 
 export type Status = 'leak' | 'candidate' | undefined;
@@ -40,13 +40,12 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
   if (k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z)) return undefined;
   // Nothing outlived a whole interval: the group cannot be a leak (`outlived` below), only a candidate
   // or nothing. Nothing when the earlier intervals rule out the late rate as a steady one (a steady
-  // leak of that rate would have kept some there), or when the last interval's survivors do not stand
-  // out from the class's work in flight as the earlier snapshots read it (a batch caught before its
-  // flush, however large). Either can only turn "not sure" into "none", never hide a leak.
+  // leak of that rate would have kept some there), or when the class's last-interval survivors are no
+  // more than it had in flight at an earlier snapshot and let go (a batch caught before its flush,
+  // however large). Either can only turn "not sure" into "none", never hide a leak.
   if (k.kept.slice(0, -1).every((n) => n === 0)) {
     if (-k.slowdownZ >= z) return undefined;
-    const above = row && g.born ? aboveInFlightReadings(row.counts, row.survivorCounts) : undefined;
-    if (above !== undefined && above < params.zRuledOut) return undefined;
+    if (row && g.born && withinInFlightSeen(row.counts, row.survivorCounts)) return undefined;
   }
   // With ids the class's live count must keep them (a bounded structure lets as many go as it takes
   // in); without, a path's gain is already less what its class's other paths lost (movedElsewhere).

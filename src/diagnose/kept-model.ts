@@ -50,26 +50,20 @@ export function inFlightOf(newPerInterval: readonly number[] | null, survivorCou
 }
 
 /**
- * How far the class's objects born in the last interval and alive at the newest snapshot stand above
- * its work in flight as each earlier snapshot reads it (its objects alive then and gone by the newest),
- * in standard deviations of one more reading. Work that comes in clusters (a batch between flushes, a
- * turn's objects together) moves by more than a count of independent objects: the readings' own spread
- * is the noise when it is larger. Undefined without identities or an earlier snapshot.
+ * Whether the class's objects born in the last interval and alive at the newest snapshot are no more
+ * than its work in flight at some earlier snapshot: its objects alive then and gone by the newest (its
+ * objects from before the first snapshot that are still alive are not in flight). The class has held
+ * that many before and let them all go. No assumption on how the work in flight moves (a batch between
+ * flushes moves by far more than a count of independent objects); were it steady, the newest would
+ * exceed every earlier reading by chance once in n + 1 (n readings), and a growing backlog always does.
+ * Undefined without identities or an earlier snapshot.
  */
-export function aboveInFlightReadings(live: readonly number[], survivorCounts: readonly number[] | null): number | undefined {
+export function withinInFlightSeen(live: readonly number[], survivorCounts: readonly number[] | null): boolean | undefined {
   const last = live.length - 1;
   if (!survivorCounts || last < 1) return undefined;
-  const readings = live.slice(0, -1).map((c, k) => Math.max(0, c - survivorCounts[k]!));
-  const newest = survivorCounts[last]! - survivorCounts[last - 1]!;
-  const level = mean(readings);
-  const noise = Math.max(level, sampleVariance(readings), ZERO_COUNT_VARIANCE) * (1 + 1 / readings.length);
-  return (newest - level) / Math.sqrt(noise);
-}
-
-function sampleVariance(values: readonly number[]): number {
-  if (values.length < 2) return 0;
-  const m = mean(values);
-  return values.reduce((a, t) => a + (t - m) ** 2, 0) / (values.length - 1);
+  const older = live[last]! - survivorCounts[last]!;
+  const readings = live.slice(0, -1).map((c, k) => c - survivorCounts[k]! - older);
+  return survivorCounts[last]! - survivorCounts[last - 1]! <= Math.max(...readings);
 }
 
 export interface KeptRate {

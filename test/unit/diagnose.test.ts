@@ -404,16 +404,26 @@ test('one older object beside a burst in the last interval is not a rate that we
   assert.deepEqual(d.findings.filter((f) => f.kind === 'leak'), []);
 });
 
-test('nothing outlived an interval and the class\'s in-flight readings moved as much: none', () => {
+test('nothing outlived an interval and the class had as many in flight before: none', () => {
   // A tracing client's batch queue: none of its items lives from one snapshot to the next; 61, 37 and
-  // 52 waited at the three snapshots. A last interval as far above steady readings stays not sure.
+  // 52 waited at the three snapshots. The class had 60 in flight at the first and let them all go.
   const name = '{action, payload, itemPromise}';
   const items = { ...group(name, [0, 0, 52], 254_000), signature: `${name} ← Array[] ← AutoBatchQueue.items ← (root)` };
   const moving = { ...row(name, [61, 37, 52]), newPerInterval: [36, 52], survivorCounts: [0, 0, 52] };
   assert.equal(diagnose({ diff: diffOf([moving], [items]) }).verdict, 'none');
+  // More than the class ever had in flight stays not sure.
   const steady = { ...row(name, [20, 20, 32]), newPerInterval: [20, 32], survivorCounts: [0, 0, 32] };
   const fewer = { ...items, count: 32, counts: [0, 0, 32], retainedSize: 156_000 };
   assert.equal(diagnose({ diff: diffOf([steady], [fewer]) }).verdict, 'inconclusive');
+});
+
+test('a first-in first-out backlog that grows stays not sure though nothing outlived an interval', () => {
+  // Jobs served in order, more waiting each interval: each lives less than an interval, so the newest
+  // snapshot holds only the last interval's (0, 100). The class (Function) holds 6,170 older objects
+  // that are not in flight; its work in flight read 41 and 80 at the earlier snapshots.
+  const resolvers = { ...group('Function', [0, 0, 100], 40_000), signature: 'Function ← {job, resolve}.resolve ← Array[] ← Object.pending ← (root)' };
+  const functions = { ...row('Function', [6211, 6250, 6270]), newPerInterval: [80, 100], survivorCounts: [0, 0, 100] };
+  assert.equal(diagnose({ diff: diffOf([functions], [resolvers]) }).verdict, 'inconclusive');
 });
 
 test('a batch caught before its flush is not kept, however full: nothing outlived an interval', () => {
