@@ -39,13 +39,14 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
   // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
   if (k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z)) return undefined;
   // Nothing outlived a whole interval: the group cannot be a leak (`outlived` below), only a candidate
-  // or nothing. Nothing when the earlier intervals rule out the late rate as a steady one (a steady
-  // leak of that rate would have kept some there), or when the class's last-interval survivors are no
-  // more than it had in flight at an earlier snapshot and let go (a batch caught before its flush,
-  // however large). Either can only turn "not sure" into "none", never hide a leak.
+  // or nothing. With ids, nothing when the class's last-interval survivors are no more than it had in
+  // flight at an earlier snapshot and let go (a batch caught before its flush, however large); a level
+  // above every earlier one may be a backlog that grows while each item leaves within an interval (first
+  // in, first out), so it stays not sure. Without ids, nothing when the earlier intervals rule out the
+  // late rate as a steady one. Either only turns "not sure" into "none", never hides a leak.
   if (k.kept.slice(0, -1).every((n) => n === 0)) {
-    if (-k.slowdownZ >= z) return undefined;
-    if (row && g.born && withinInFlightSeen(row.counts, row.survivorCounts)) return undefined;
+    const seen = row && g.born ? withinInFlightSeen(row.counts, row.survivorCounts) : undefined;
+    if (seen ?? -k.slowdownZ >= z) return undefined;
   }
   // With ids the class's live count must keep them (a bounded structure lets as many go as it takes
   // in); without, a path's gain is already less what its class's other paths lost (movedElsewhere).
