@@ -220,12 +220,15 @@ export interface AcrossRun {
  * snapshot` of the first `ageMs` after the case's warm-up and of the second `olderByMs` later, then
  * `leakhunt diff --across-processes --json` of the two files. A missing Node binary throws.
  */
-export async function runZooCaseAcross(c: ZooCase, major: NodeMajor, ageMs = 2000, olderByMs = 4000): Promise<AcrossRun> {
+export async function runZooCaseAcross(c: ZooCase, major: NodeMajor, ageMs = 2000, olderByMs = 8000): Promise<AcrossRun> {
   const info = nodeBinaryInfo(major);
   if (info.path === undefined) throw new Error(`no Node ${major} binary: ${info.reason}`);
   const { attach } = c.expect;
   // Both past the case's warm-up (a pool that fills, a cache at its bound), as a replica that has served a while.
   // Three instances at three ages: two points cannot tell a leak from a cache filled once (inconclusive).
+  // 4 s between them: counts of a path in three processes differ by their own noise, so a leak of
+  // 20 a second clears the leak level with room (at 2 s apart, z 2.7–2.9 against ~2.7: a busy machine
+  // slowed the targets enough to miss it).
   const youngMs = (attach.warmupMs ?? 0) + ageMs;
   const middleMs = youngMs + olderByMs / 2;
   const oldMs = youngMs + olderByMs;
