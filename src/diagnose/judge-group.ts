@@ -44,7 +44,8 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
   // above every earlier one may be a backlog that grows while each item leaves within an interval (first
   // in, first out), so it stays not sure. Without ids, nothing when the earlier intervals rule out the
   // late rate as a steady one. Either only turns "not sure" into "none", never hides a leak.
-  if (k.kept.slice(0, -1).every((n) => n === 0)) {
+  const outlivedAny = k.kept.slice(0, -1).some((n) => n > 0);
+  if (!outlivedAny) {
     const seen = row && g.born ? withinInFlightSeen(row.counts, row.survivorCounts) : undefined;
     if (seen ?? -k.slowdownZ >= z) return undefined;
   }
@@ -58,7 +59,7 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
   // in the last interval alone may be the work in flight at that moment.
   // The earlier intervals must keep objects at a rate the last one does not outrun beyond chance (a
   // single older object beside a burst in the last interval is not a rate that went on).
-  const outlived = k.kept.slice(0, -1).some((n) => n > 0) && -k.slowdownZ < z;
+  const outlived = outlivedAny && -k.slowdownZ < z;
   return k.z >= z && live === 'kept' && outlived && g.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
 }
 

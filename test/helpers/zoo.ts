@@ -226,9 +226,8 @@ export async function runZooCaseAcross(c: ZooCase, major: NodeMajor, ageMs = 200
   const { attach } = c.expect;
   // Both past the case's warm-up (a pool that fills, a cache at its bound), as a replica that has served a while.
   // Three instances at three ages: two points cannot tell a leak from a cache filled once (inconclusive).
-  // 4 s between them: counts of a path in three processes differ by their own noise, so a leak of
-  // 20 a second clears the leak level with room (at 2 s apart, z 2.7–2.9 against ~2.7: a busy machine
-  // slowed the targets enough to miss it).
+  // Far enough apart in age that a slow leak's path counts clear their own noise with room on a busy
+  // machine (docs/zoo.md).
   const youngMs = (attach.warmupMs ?? 0) + ageMs;
   const middleMs = youngMs + olderByMs / 2;
   const oldMs = youngMs + olderByMs;

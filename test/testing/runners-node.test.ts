@@ -19,11 +19,11 @@ for (const major of [22, 24] as NodeMajor[]) {
       info.path,
     );
     let run = await runOnce();
-    // Node 22.23.5's V8 sometimes crashes (SIGSEGV) while the file takes its in-process heap snapshots
-    // (docs/testing-api.md, "Node 22"): that is the runtime dying, not an answer of ours. Once, and
-    // said in the output; a second crash fails the test.
-    if (/^\s*signal: 'SIGSEGV'$/m.test(run.output)) {
-      t.diagnostic(`node ${info.version} --test: the test file's process crashed with SIGSEGV; run again once`);
+    // Node 22.23.5's V8 often crashes (SIGSEGV) while the file takes its in-process heap snapshots
+    // (docs/testing-api.md, "Node 22": an open defect, not an answer of ours). Up to two more runs,
+    // each said in the output; a third crash fails the test.
+    for (let again = 1; again <= 2 && /^\s*signal: 'SIGSEGV'$/m.test(run.output); again++) {
+      t.diagnostic(`node ${info.version} --test: the test file's process crashed with SIGSEGV; run ${again + 1} of 3`);
       run = await runOnce();
     }
     t.diagnostic(`node ${info.version} --test: ${run.ms} ms`);
