@@ -11,7 +11,8 @@ import type { Candidate, DiagnoseInput, Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { fromSurvivorGroup, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
-import { judgeGroup, nativeWrapperClasses, scoreGroup } from './judge-group.js';
+import { judgeGroup, nativeWrapperClasses, scoreGroup, type HolderGroup } from './judge-group.js';
+import { holderGroupsOf } from './holder-groups.js';
 import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
@@ -111,7 +112,14 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   const alsoHeld: AlsoHeld = new Map();
   const folded: Folded = new Map();
   const found = new Set<string>();
-  const groups = (diff.survivors?.groups ?? []).map(fromSurvivorGroup).filter(countsAsGrowth);
+  const all = (diff.survivors?.groups ?? []).map(fromSurvivorGroup);
+  const groups = all.filter(countsAsGrowth);
+  const holdersOf = holderGroupsOf(all);
+  const holderRows = (g: GrowingGroup): HolderGroup[] =>
+    holdersOf(g).flatMap((h) => {
+      const row = rowOf.get(h.className);
+      return row ? [{ group: h, row }] : [];
+    });
   const nativeWrappers = nativeWrapperClasses(diff.classes);
   const scored = withClassSums(groups).flatMap((c) => {
     const row = rowOf.get(c.className);
@@ -122,7 +130,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   const open: Candidate[] = [];
   // Findings before candidates; within each, single paths largest first, then classes summed over paths.
   const judged = scored
-    .map((x) => ({ ...x, status: judgeGroup(x.k, x.c, x.row, zNeeded, ctx.params, ctx.work) }))
+    .map((x) => ({ ...x, status: judgeGroup(x.k, x.c, x.row, zNeeded, ctx.params, ctx.work, holderRows(x.c)) }))
     .filter((x) => x.status !== undefined)
     .sort((a, b) => (a.status === b.status ? 0 : a.status === 'leak' ? -1 : 1));
   for (const { c, row, k, status } of judged) {

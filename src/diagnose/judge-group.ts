@@ -32,8 +32,34 @@ export function scoreGroup(g: GrowingGroup, row: ClassDiffRow | undefined, work:
   return keptRate(g.born, work, inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null));
 }
 
-/** How a scored group stands against the leak level `z`: a finding, a candidate, or ruled out. */
-export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | undefined, z: number, params: ModelParams, work: readonly number[]): Status {
+/** A group one hop up another's path (holder-groups.ts) with its class's row. */
+export interface HolderGroup {
+  readonly group: GrowingGroup;
+  readonly row: ClassDiffRow;
+}
+
+/**
+ * Whether the live count of a class along the group's path says its members replace as many as they
+ * add (classKeeps: `replaced`), for the group itself or any group holding its members further up the
+ * path. Held members go with their holders: strings held by the entries of a cache at its cap are as
+ * replaced as the entries, however much the string class as a whole moves.
+ */
+function replacedAlongPath(k: KeptRate, g: GrowingGroup, row: ClassDiffRow, holders: readonly HolderGroup[], z: number, params: ModelParams, work: readonly number[]): 'kept' | 'replaced' | 'unsure' {
+  const live = classKeeps(k.kept, row.counts, inFlightOf(row.newPerInterval, row.survivorCounts), z, params.keptShare);
+  if (live === 'replaced' || !g.born) return live;
+  for (const { group: h, row: hRow } of holders) {
+    if (!h.born) continue;
+    const inFlight = inFlightOf(hRow.newPerInterval, hRow.survivorCounts);
+    if (classKeeps(keptRate(h.born, work, inFlight).kept, hRow.counts, inFlight, z, params.keptShare) === 'replaced') return 'replaced';
+  }
+  return live;
+}
+
+/**
+ * How a scored group stands against the leak level `z`: a finding, a candidate, or ruled out.
+ * `holders`: the groups holding its members up its path (holder-groups.ts), nearest first.
+ */
+export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | undefined, z: number, params: ModelParams, work: readonly number[], holders: readonly HolderGroup[] = []): Status {
   if (params.proportional) return keptInProportion(k.kept, work, params.proportional) ? 'leak' : undefined;
   // Nothing kept late: ruled out, unless the early intervals kept objects and the series cannot tell
   // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
@@ -50,9 +76,9 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
     if (seen ?? -k.slowdownZ >= z) return undefined;
   }
   // With ids the class's live count must keep them (a bounded structure lets as many go as it takes
-  // in); without, a path's gain is already less what its class's other paths lost (movedElsewhere).
-  const inFlight = inFlightOf(row?.newPerInterval ?? null, row?.survivorCounts ?? null);
-  const live = row && g.born ? classKeeps(k.kept, row.counts, inFlight, z, params.keptShare) : 'kept';
+  // in), and so must the live counts of the classes holding them up the path; without, a path's gain
+  // is already less what its class's other paths lost (movedElsewhere).
+  const live = row && g.born ? replacedAlongPath(k, g, row, holders, z, params, work) : 'kept';
   if (live === 'replaced') return undefined;
   // One interval cannot tell kept objects from the work in flight at the newest snapshot, and growth
   // that is slowing down may still level off. And objects that outlived a whole interval: growth seen

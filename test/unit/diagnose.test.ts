@@ -438,3 +438,19 @@ test('a batch caught before its flush, above every earlier level, stays not sure
   const rowOfPoints = { ...row('MetricPoint', [20, 3, 45], [20, 3]), newPerInterval: [3, 45] };
   assert.equal(diagnose({ diff: diffOf([rowOfPoints], [points]) }).verdict, 'inconclusive');
 });
+
+test('members held by the entries of a cache at its cap go with them, however much their own class moves', () => {
+  // An LRU map at its cap of 1,022 entries, each `{value}` holding a string: every interval's entries
+  // outlive it and push as many older ones out. The entries' class stands still; the string class
+  // moves by ~100 either way with the program's other strings.
+  const lru = '(array)[] ← Map.table ← Object.lru ← (root)';
+  const entries = { ...group('{value}', [0, 70, 148, 222], 44_400), signature: `{value} ← ${lru}` };
+  const values = { ...group('(string)', [0, 70, 148, 222], 37_296), signature: `(string) ← {value}.value ← ${lru}` };
+  const strings = { ...row('(string)', [13811, 13942, 13871, 13904]), newPerInterval: [305, 249, 273], survivorCounts: [0, 141, 298, 571] };
+  const atCap = { ...row('{value}', [1022, 1022, 1022, 1022]), newPerInterval: [70, 78, 74], survivorCounts: [0, 70, 148, 222] };
+  assert.equal(diagnose({ diff: diffOf([strings, atCap], [entries, values], 4) }).verdict, 'none');
+  // The same strings held by entries that pile up: a leak.
+  const growing = { ...atCap, counts: [1022, 1092, 1170, 1244] };
+  const d = diagnose({ diff: diffOf([strings, growing], [entries, values], 4) });
+  assert.equal(d.verdict, 'leak');
+});
