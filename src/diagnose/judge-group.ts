@@ -6,7 +6,7 @@
 import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
 import { addedObjects, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
-import { classKeeps, inFlightOf, keptRate, keptRateOfCounts, withinInFlightSeen, type KeptRate } from './kept-model.js';
+import { classKeeps, inFlightOf, keptRate, keptRateOfCounts, mayBePause, withinInFlightSeen, type KeptRate } from './kept-model.js';
 import type { ModelParams, ProportionalRule } from './model-params.js';
 
 export type Status = 'leak' | 'candidate' | undefined;
@@ -63,7 +63,11 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
   if (params.proportional) return keptInProportion(k.kept, work, params.proportional) ? 'leak' : undefined;
   // Nothing kept late: ruled out, unless the early intervals kept objects and the series cannot tell
   // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
-  if (k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z)) return undefined;
+  const stopped = k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z);
+  // While attach can take another snapshot, a stop that only the trailing intervals show may be a pause
+  // between bursts (mayBePause): not sure yet, so the capture goes on. At the end it is ruled out.
+  const paused = stopped && params.settling === true && g.born !== null && k.zAll >= params.zRuledOut && mayBePause(k.kept, params.zRuledOut);
+  if (stopped && !paused) return undefined;
   // Nothing outlived a whole interval: the group cannot be a leak (`outlived` below), only a candidate
   // or nothing. With ids, nothing when the class's last-interval survivors are no more than it had in
   // flight at an earlier snapshot and let go (a batch caught before its flush, however large); a level

@@ -86,6 +86,24 @@ export interface KeptRate {
   readonly slowdownZ: number;
 }
 
+/**
+ * Whether growth that stopped in the trailing intervals may be a pause between bursts. Counted as
+ * independent objects such a drop is far beyond chance, but objects that come in bursts are far fewer
+ * independent arrivals: the fewest the kept counts allow is one per interval that kept any. At that
+ * rate (arrivals per interval before the silent ones), the trailing silent intervals see none with
+ * chance exp(-rate × silent); a pause while that chance is above the ruled-out level `zRuledOut`.
+ */
+export function mayBePause(kept: readonly number[], zRuledOut: number): boolean {
+  let silent = 0;
+  while (silent < kept.length && kept[kept.length - 1 - silent]! < 1) silent++;
+  const before = kept.length - silent;
+  if (silent === 0 || before === 0) return false;
+  const arrivals = kept.slice(0, before).filter((n) => n >= 1).length;
+  if (arrivals === 0) return false;
+  const chance = Math.exp(-(arrivals / before) * silent);
+  return normalQuantile(1 - chance) < zRuledOut;
+}
+
 /** The later half of the intervals, at least the last. */
 export function lateFrom(intervals: number): number {
   return Math.floor(intervals / 2);

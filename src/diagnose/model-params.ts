@@ -16,6 +16,12 @@ export interface ModelParams {
   /** Share of the live heap a judgement on class totals must clear (with the noise between snapshots). */
   readonly liveShare: number;
   /**
+   * Set while attach's default capture can still take another snapshot (attach-settle.ts): growth that
+   * stopped in the trailing intervals only, and may be a pause between bursts, is a candidate, not ruled
+   * out. Unset for every final diagnosis.
+   */
+  readonly settling?: boolean;
+  /**
    * assertNoLeak's stricter rule, where the work is known exactly (N iterations per interval): a group
    * is a leak only when every interval kept objects in proportion to its work; no candidates.
    */

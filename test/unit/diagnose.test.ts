@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnose } from '../../src/diagnose/diagnose.js';
+import { DEFAULT_MODEL } from '../../src/diagnose/model-params.js';
 import type { MemorySample } from '../../src/diagnose/memory-trend.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../../src/analysis/diff/diff-series.js';
 
@@ -453,4 +454,19 @@ test('members held by the entries of a cache at its cap go with them, however mu
   const growing = { ...atCap, counts: [1022, 1092, 1170, 1244] };
   const d = diagnose({ diff: diffOf([strings, growing], [entries, values], 4) });
   assert.equal(d.verdict, 'leak');
+});
+
+test('growth that stopped in the last interval only is not settled while another snapshot can be taken', () => {
+  // A leak that keeps its objects in bursts: 400 in the first interval, none in the second (a gap
+  // between bursts, or a warm-up that ended). Counted as single objects the stop is far beyond chance;
+  // counted as arrivals (one burst) it is not: attach takes another snapshot while it can.
+  const bursts = { ...group('PromptCache', [0, 400, 400], 200_000), signature: 'PromptCache ← Array[] ← Object.kept ← (root)' };
+  const rowOf = (counts: number[]) => ({ ...row('PromptCache', counts), newPerInterval: counts.slice(1).map((c, k) => c - counts[k]!), survivorCounts: null });
+  const paused = diffOf([rowOf([10, 410, 410])], [bursts]);
+  assert.equal(diagnose({ diff: paused, params: { ...DEFAULT_MODEL, settling: true } }).verdict, 'inconclusive');
+  // The final diagnosis rules it out, as before.
+  assert.equal(diagnose({ diff: paused }).verdict, 'none');
+  // Three silent intervals after it: stopped, settled either way.
+  const stopped = { ...bursts, counts: [0, 400, 400, 400, 400] };
+  assert.equal(diagnose({ diff: diffOf([rowOf([10, 410, 410, 410, 410])], [stopped], 5), params: { ...DEFAULT_MODEL, settling: true } }).verdict, 'none');
 });

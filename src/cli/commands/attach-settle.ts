@@ -8,8 +8,12 @@ import type { CapturedSnapshot } from '../../attach/capture.js';
 import type { MemorySample } from '../../attach/memory-sampler.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
+import { DEFAULT_MODEL, type ModelParams } from '../../diagnose/model-params.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../parse-options.js';
+
+/** The model while another snapshot can still be taken: a pause that may be between bursts is not settled. */
+const SETTLING: ModelParams = { ...DEFAULT_MODEL, settling: true };
 
 /** Snapshots the default capture starts with: the fewest that show both a kept rate and in-flight work. */
 export const FIRST_SNAPSHOTS = 3;
@@ -68,7 +72,7 @@ export function createSettler(plan: SeriesPlan, samples: () => readonly MemorySa
         const files = taken.map((s) => s.file);
         const diff = await diffSnapshotFiles(files, { groups, labelChain });
         last = { files: files.join('\0'), diff };
-        return diagnoseCapture(diff, taken, samples(), undefined).verdict === 'inconclusive';
+        return diagnoseCapture(diff, taken, samples(), undefined, SETTLING).verdict === 'inconclusive';
       },
     },
   };
