@@ -37,8 +37,8 @@ export class InProcessHeap {
   readonly #session: Session;
   readonly #files: string[] = [];
   #closed = false;
-  /** Heap compaction turned off by trackAllocations(), to be turned on again at close(). */
-  #compactionHeld = false;
+  /** V8 flags trackAllocations() turned off, each turned on again at close(). */
+  #held: string[] = [];
 
   private constructor(dir: string, session: Session) {
     this.dir = dir;
@@ -102,21 +102,28 @@ export class InProcessHeap {
    * before tracking began would allocate unseen by it.
    */
   async trackAllocations(): Promise<void> {
+    // Escape analysis off first, as attach does (src/attach/tracking-compaction.ts): Node 22's V8 crashes
+    // when a deoptimization re-creates objects that optimized code never allocated while the tracker
+    // records stacks (docs/testing-api.md, "Node 22").
+    this.#hold('turbo-escape');
     await this.#post('HeapProfiler.startTrackingHeapObjects', { trackAllocations: true });
-    // Compaction off while tracking, as attach does (src/attach/tracking-compaction.ts): V8 moves a
-    // tracked object's stack with it only until the object has an id. Not when this process's own
-    // options say anything about compaction; on again at close().
-    const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-    if (!/--(no-)?compact(\s|=|$)/.test(options)) {
-      setFlagsFromString('--no-compact');
-      this.#compactionHeld = true;
-    }
+    // Compaction off while tracking: V8 moves a tracked object's stack with it only until the object
+    // has an id.
+    this.#hold('compact');
     if (/^v20\./.test(process.version)) {
       await this.#post('Profiler.enable');
       await this.#post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
       await this.#post('Profiler.stopPreciseCoverage');
       await this.#post('Profiler.disable');
     }
+  }
+
+  /** Turns V8's `--<flag>` off until close(), unless this process's own options name it. */
+  #hold(flag: string): void {
+    const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+    if (new RegExp(`--(no-)?${flag}(\\s|=|$)`).test(options)) return;
+    setFlagsFromString(`--no-${flag}`);
+    this.#held.push(flag);
   }
 
   async snapshot(name: string, write: boolean): Promise<TakenSnapshot> {
@@ -149,7 +156,7 @@ export class InProcessHeap {
     if (this.#closed) return;
     this.#closed = true;
     this.#session.disconnect();
-    if (this.#compactionHeld) setFlagsFromString('--compact');
+    for (const flag of this.#held) setFlagsFromString(`--${flag}`);
     if (!keep) rmSync(this.dir, { recursive: true, force: true });
   }
 }
