@@ -10,6 +10,9 @@
 // again before tracking stops. Not when the target's own options say anything about compaction: then it
 // is left as it is.
 //
+// Escape analysis is held off with it: Node 22's V8 crashes when a deoptimization re-creates objects that
+// optimized code never allocated while the tracker records stacks (docs/testing-api.md, "Node 22").
+//
 // A hold, not a switch: the target turns compaction back on by itself when leakhunt stops renewing it for
 // LEASE_MS of the target's own running time (a snapshot's pause does not count: the watchdog counts at
 // most 2 s per tick), so a leakhunt killed with -9 leaves nothing changed for long.
@@ -33,12 +36,14 @@ export const HOLD_COMPACTION_EXPRESSION = `(() => {
   ${builtinModule('v8')}
   if (!v8 || typeof v8.setFlagsFromString !== 'function') return 'unavailable';
   const options = process.execArgv.join(' ') + ' ' + (process.env.NODE_OPTIONS || '');
-  if (/--(no-)?compact(\\s|=|$)/.test(options)) return 'target-options';
-  v8.setFlagsFromString('--no-compact');
+  const named = (flag) => new RegExp('--(no-)?' + flag + '(\\\\s|=|$)').test(options);
+  const held = ['turbo-escape', 'compact'].filter((flag) => !named(flag));
+  if (held.length === 0) return 'target-options';
+  for (const flag of held) v8.setFlagsFromString('--no-' + flag);
   let last = Date.now(), timer;
   const hold = {
     left: ${LEASE_MS},
-    release() { clearInterval(timer); delete g[key]; try { v8.setFlagsFromString('--compact'); } catch (e) {} },
+    release() { clearInterval(timer); delete g[key]; for (const flag of held) try { v8.setFlagsFromString('--' + flag); } catch (e) {} },
   };
   timer = setInterval(() => {
     const now = Date.now();
@@ -48,7 +53,7 @@ export const HOLD_COMPACTION_EXPRESSION = `(() => {
   }, 1000);
   if (typeof timer.unref === 'function') timer.unref();
   Object.defineProperty(g, key, { value: hold, configurable: true });
-  return 'held';
+  return held.includes('compact') ? 'held' : 'target-options';
 })()`;
 
 /** Renews the hold; false when there is none (it ended, or was never taken). */
