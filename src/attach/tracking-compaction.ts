@@ -10,8 +10,9 @@
 // again before tracking stops. Not when the target's own options say anything about compaction: then it
 // is left as it is.
 //
-// Escape analysis is held off with it: Node 22's V8 crashes when a deoptimization re-creates objects that
-// optimized code never allocated while the tracker records stacks (docs/testing-api.md, "Node 22").
+// On Node 22 escape analysis is held off with it: that V8 crashes when a deoptimization re-creates objects
+// that optimized code never allocated while the tracker records stacks (docs/testing-api.md, "Node 22").
+// Only there: a V8 flag changed at run time is a risk of its own, taken only against a measured crash.
 //
 // A hold, not a switch: the target turns compaction back on by itself when leakhunt stops renewing it for
 // LEASE_MS of the target's own running time (a snapshot's pause does not count: the watchdog counts at
@@ -37,7 +38,7 @@ export const HOLD_COMPACTION_EXPRESSION = `(() => {
   if (!v8 || typeof v8.setFlagsFromString !== 'function') return 'unavailable';
   const options = process.execArgv.join(' ') + ' ' + (process.env.NODE_OPTIONS || '');
   const named = (flag) => new RegExp('--(no-)?' + flag + '(\\\\s|=|$)').test(options);
-  const held = ['turbo-escape', 'compact'].filter((flag) => !named(flag));
+  const held = [...(/^v22\\./.test(process.version) ? ['turbo-escape'] : []), 'compact'].filter((flag) => !named(flag));
   if (held.length === 0) return 'target-options';
   for (const flag of held) v8.setFlagsFromString('--no-' + flag);
   let last = Date.now(), timer;

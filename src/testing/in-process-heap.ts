@@ -102,10 +102,11 @@ export class InProcessHeap {
    * before tracking began would allocate unseen by it.
    */
   async trackAllocations(): Promise<void> {
-    // Escape analysis off first, as attach does (src/attach/tracking-compaction.ts): Node 22's V8 crashes
-    // when a deoptimization re-creates objects that optimized code never allocated while the tracker
-    // records stacks (docs/testing-api.md, "Node 22").
-    this.#hold('turbo-escape');
+    // On Node 22 escape analysis off first, as attach does (src/attach/tracking-compaction.ts): that V8
+    // crashes when a deoptimization re-creates objects that optimized code never allocated while the
+    // tracker records stacks (docs/testing-api.md, "Node 22"). Only there: a flag changed at run time
+    // is a risk of its own, taken only against a measured crash.
+    if (/^v22\./.test(process.version)) this.#hold('turbo-escape');
     await this.#post('HeapProfiler.startTrackingHeapObjects', { trackAllocations: true });
     // Compaction off while tracking: V8 moves a tracked object's stack with it only until the object
     // has an id.
