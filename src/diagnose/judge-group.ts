@@ -90,7 +90,10 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
   // The earlier intervals must keep objects at a rate the last one does not outrun beyond chance (a
   // single older object beside a burst in the last interval is not a rate that went on).
   const outlived = outlivedAny && -k.slowdownZ < z;
-  return k.z >= z && live === 'kept' && outlived && g.counts.length > 2 && k.slowdownZ < z ? 'leak' : 'candidate';
+  // Counted as single objects; objects kept in bursts scatter by more, and the test is scaled by how
+  // far the counts scatter around their trend (a cache levelling off follows it).
+  const slowing = k.slowdownZ / Math.sqrt(k.dispersion) >= z;
+  return k.z >= z && live === 'kept' && outlived && g.counts.length > 2 && !slowing ? 'leak' : 'candidate';
 }
 
 /**

@@ -84,6 +84,13 @@ export interface KeptRate {
    * levelling off (a cache filling over a long tail of keys) is not yet a leak. 0 without early intervals.
    */
   readonly slowdownZ: number;
+  /**
+   * How far the kept counts scatter beyond a count's own noise around their trend (dispersion):
+   * Pearson χ² of a log-linear fit over its degrees of freedom, at least 1; 1 with two intervals or
+   * fewer. Objects kept in bursts scatter by far more than single objects; a cache levelling off follows
+   * its trend.
+   */
+  readonly dispersion: number;
 }
 
 /**
@@ -120,7 +127,40 @@ export function keptRate(born: readonly number[], work: readonly number[], inFli
   const variances = born.map((_, k) => (k === last ? Math.max(inFlight.level, ZERO_COUNT_VARIANCE) + inFlight.variance : ZERO_COUNT_VARIANCE));
   const from = lateFrom(m);
   const late = weightedRate(kept, work, variances, from);
-  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdown(kept, work, from, inFlight) };
+  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdown(kept, work, from, inFlight), dispersion: dispersionOf(kept, work) };
+}
+
+/**
+ * Pearson χ² over m − 2 of the Poisson fit `kept_k ~ work_k · exp(a + b·k)` (Newton's method), at
+ * least 1; 1 with fewer than three intervals (no degree of freedom left).
+ */
+export function dispersionOf(kept: readonly number[], work: readonly number[]): number {
+  const m = kept.length;
+  if (m < 3) return 1;
+  const y = kept.map((n) => Math.max(0, n));
+  const total = y.reduce((a, b) => a + b, 0);
+  if (total <= 0) return 1;
+  let a = Math.log(total / work.reduce((s, w) => s + w, 0)), b = 0;
+  const mu = (k: number, a_: number, b_: number) => work[k]! * Math.exp(a_ + b_ * k);
+  for (let step = 0; step < 50; step++) {
+    let ga = 0, gb = 0, haa = 0, hab = 0, hbb = 0;
+    for (let k = 0; k < m; k++) {
+      const u = mu(k, a, b);
+      ga += y[k]! - u; gb += k * (y[k]! - u);
+      haa += u; hab += k * u; hbb += k * k * u;
+    }
+    const det = haa * hbb - hab * hab;
+    if (!(det > 1e-12)) break;
+    const da = (hbb * ga - hab * gb) / det, db = (haa * gb - hab * ga) / det;
+    a += da; b += db;
+    if (Math.abs(da) + Math.abs(db) < 1e-9 || Math.abs(b) > 50) break;
+  }
+  let chi2 = 0;
+  for (let k = 0; k < m; k++) {
+    const u = Math.max(mu(k, a, b), 1e-9);
+    chi2 += (y[k]! - u) ** 2 / u;
+  }
+  return Math.max(1, chi2 / (m - 2));
 }
 
 /**
@@ -139,7 +179,7 @@ export function keptRateOfCounts(counts: readonly number[], moved: number, work:
   const variances = steps.map((_, k) => Math.max(counts[k]!, ZERO_COUNT_VARIANCE) + Math.max(counts[k + 1]!, ZERO_COUNT_VARIANCE));
   const from = lateFrom(steps.length);
   const late = weightedRate(kept, work, variances, from);
-  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdownOfCounts(kept, work, variances, from) };
+  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdownOfCounts(kept, work, variances, from), dispersion: 1 };
 }
 
 /** The kept rate from interval `from` on, each interval weighed by the inverse of its variance under "nothing is kept". */

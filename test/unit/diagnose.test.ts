@@ -470,3 +470,16 @@ test('growth that stopped in the last interval only is not settled while another
   const stopped = { ...bursts, counts: [0, 400, 400, 400, 400] };
   assert.equal(diagnose({ diff: diffOf([rowOf([10, 410, 410, 410, 410])], [stopped], 5), params: { ...DEFAULT_MODEL, settling: true } }).verdict, 'none');
 });
+
+test('a leak kept in bursts is not growth levelling off: its counts scatter around their trend', () => {
+  // Buffers kept in bursts: 527 in the first interval, 257 and 256 in the next two. As single objects
+  // the drop from 527 is far beyond chance; the counts scatter around their trend by ~24 times a
+  // count's own noise, and so does the drop.
+  const kept = { ...group('Buffer', [0, 527, 784, 1040], 800_000), signature: 'Buffer ← Array[] ← Object.kept ← (root)' };
+  const buffers = { ...row('Buffer', [40, 567, 824, 1080]), newPerInterval: [527, 257, 256], survivorCounts: [0, 527, 784, 1040] };
+  assert.equal(diagnose({ diff: diffOf([buffers], [kept], 4) }).verdict, 'leak');
+  // A cache levelling off along its trend (halving each interval) stays not sure.
+  const levelling = { ...kept, counts: [0, 600, 900, 1050], retainedSize: 800_000 };
+  const rowOfLevelling = { ...buffers, counts: [40, 640, 940, 1090], newPerInterval: [600, 300, 150], survivorCounts: [0, 600, 900, 1050] };
+  assert.equal(diagnose({ diff: diffOf([rowOfLevelling], [levelling], 4) }).verdict, 'inconclusive');
+});
