@@ -30,6 +30,17 @@ const KEY = `Symbol.for('leakhunt.compactionHold')`;
 /** What holding compaction off came to. */
 export type CompactionHold = 'held' | 'target-options' | 'unavailable';
 
+/**
+ * The V8 flags to turn off while allocations are tracked, in a process of this Node `version` started
+ * with these `options` (its execArgv and NODE_OPTIONS): compaction, and on Node 22 escape analysis, each
+ * unless the options name it. The one rule for attach's target (serialized into the expression below,
+ * so it must close over nothing) and assertNoLeak's own process (src/testing/in-process-heap.ts).
+ */
+export function flagsToHold(version: string, options: string): string[] {
+  const flags = /^v22\./.test(version) ? ['turbo-escape', 'compact'] : ['compact'];
+  return flags.filter((flag) => !new RegExp(`--(no-)?${flag}(\\s|=|$)`).test(options));
+}
+
 /** Starts the hold (or renews one already there); answers a CompactionHold. */
 export const HOLD_COMPACTION_EXPRESSION = `(() => {
   const g = globalThis, key = ${KEY};
@@ -37,8 +48,7 @@ export const HOLD_COMPACTION_EXPRESSION = `(() => {
   ${builtinModule('v8')}
   if (!v8 || typeof v8.setFlagsFromString !== 'function') return 'unavailable';
   const options = process.execArgv.join(' ') + ' ' + (process.env.NODE_OPTIONS || '');
-  const named = (flag) => new RegExp('--(no-)?' + flag + '(\\\\s|=|$)').test(options);
-  const held = [...(/^v22\\./.test(process.version) ? ['turbo-escape'] : []), 'compact'].filter((flag) => !named(flag));
+  const held = (${flagsToHold.toString()})(process.version, options);
   if (held.length === 0) return 'target-options';
   for (const flag of held) v8.setFlagsFromString('--no-' + flag);
   let last = Date.now(), timer;

@@ -141,11 +141,11 @@ export function dispersionOf(kept: readonly number[], work: readonly number[]): 
   const total = y.reduce((a, b) => a + b, 0);
   if (total <= 0) return 1;
   let a = Math.log(total / work.reduce((s, w) => s + w, 0)), b = 0;
-  const mu = (k: number, a_: number, b_: number) => work[k]! * Math.exp(a_ + b_ * k);
+  const mu = (k: number) => work[k]! * Math.exp(a + b * k);
   for (let step = 0; step < 50; step++) {
     let ga = 0, gb = 0, haa = 0, hab = 0, hbb = 0;
     for (let k = 0; k < m; k++) {
-      const u = mu(k, a, b);
+      const u = mu(k);
       ga += y[k]! - u; gb += k * (y[k]! - u);
       haa += u; hab += k * u; hbb += k * k * u;
     }
@@ -157,7 +157,7 @@ export function dispersionOf(kept: readonly number[], work: readonly number[]): 
   }
   let chi2 = 0;
   for (let k = 0; k < m; k++) {
-    const u = Math.max(mu(k, a, b), 1e-9);
+    const u = Math.max(mu(k), 1e-9);
     chi2 += (y[k]! - u) ** 2 / u;
   }
   return Math.max(1, chi2 / (m - 2));

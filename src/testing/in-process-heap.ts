@@ -18,6 +18,7 @@ import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextMacrotask, setTimeout as delay } from 'node:timers/promises';
+import { flagsToHold } from '../attach/tracking-compaction.js';
 import { MaxNodeIdScanner } from './max-node-id.js';
 
 interface ChunkMessage {
@@ -38,7 +39,7 @@ export class InProcessHeap {
   readonly #files: string[] = [];
   #closed = false;
   /** V8 flags trackAllocations() turned off, each turned on again at close(). */
-  #held: string[] = [];
+  readonly #held: string[] = [];
 
   private constructor(dir: string, session: Session) {
     this.dir = dir;
@@ -102,29 +103,21 @@ export class InProcessHeap {
    * before tracking began would allocate unseen by it.
    */
   async trackAllocations(): Promise<void> {
-    // On Node 22 escape analysis off first, as attach does (src/attach/tracking-compaction.ts): that V8
-    // crashes when a deoptimization re-creates objects that optimized code never allocated while the
-    // tracker records stacks (docs/testing-api.md, "Node 22"). Only there: a flag changed at run time
-    // is a risk of its own, taken only against a measured crash.
-    if (/^v22\./.test(process.version)) this.#hold('turbo-escape');
+    // The flags attach holds off in its target while tracking (src/attach/tracking-compaction.ts):
+    // compaction, as V8 moves a tracked object's stack with it only until the object has an id; on
+    // Node 22 escape analysis, whose deoptimizations crash that V8's tracker (docs/testing-api.md,
+    // "Node 22"). Off before tracking starts, on again at close().
+    for (const flag of flagsToHold(process.version, `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`)) {
+      setFlagsFromString(`--no-${flag}`);
+      this.#held.push(flag);
+    }
     await this.#post('HeapProfiler.startTrackingHeapObjects', { trackAllocations: true });
-    // Compaction off while tracking: V8 moves a tracked object's stack with it only until the object
-    // has an id.
-    this.#hold('compact');
     if (/^v20\./.test(process.version)) {
       await this.#post('Profiler.enable');
       await this.#post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
       await this.#post('Profiler.stopPreciseCoverage');
       await this.#post('Profiler.disable');
     }
-  }
-
-  /** Turns V8's `--<flag>` off until close(), unless this process's own options name it. */
-  #hold(flag: string): void {
-    const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-    if (new RegExp(`--(no-)?${flag}(\\s|=|$)`).test(options)) return;
-    setFlagsFromString(`--no-${flag}`);
-    this.#held.push(flag);
   }
 
   async snapshot(name: string, write: boolean): Promise<TakenSnapshot> {

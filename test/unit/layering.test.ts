@@ -25,7 +25,8 @@ const ALLOWED: Record<string, string[]> = {
   analysis: ['snapshot'],
   diagnose: ['analysis', 'snapshot'],
   report: ['analysis', 'diagnose', 'snapshot', 'attach'],
-  testing: ['snapshot', 'analysis', 'diagnose', 'report'],
+  // attach for the flags held off while allocations are tracked (one rule for a target and this process).
+  testing: ['snapshot', 'analysis', 'diagnose', 'report', 'attach'],
   'index.ts': ['snapshot', 'analysis', 'diagnose', 'report', 'attach'],
   'errors.ts': [],
   'units.ts': [],
