@@ -68,7 +68,7 @@ for (const { name, values } of sweeps) {
   for (const value of values) {
     const params = { ...DEFAULT_MODEL, [name]: value };
     const results = programs.map(({ params: p, out }) => {
-      const d = diagnoseCapture(out, out.snapshots, out.samples ?? [], out.capture?.unitCount?.count, params);
+      const d = diagnoseCapture(out, out.snapshots, out.samples ?? [], out.capture?.unitCount?.count, params, out.capture?.holderReads);
       const answer = { verdict: d.verdict, exitCode: null, evidence: d.evidence, findings: d.findings, taken: out.snapshots.length };
       const judged = judge(p, answer, []);
       return { params: p, truth: truthOf(p), ...answer, ...judged, problems: [], verdict: d.verdict, right: judged.judgement === 'right' };

@@ -12,6 +12,7 @@
 
 import { resolve } from 'node:path';
 import { ConnectionClosedError } from './cdp-connection.js';
+import { readHolders, type HolderReads, type HolderToRead } from './holder-reads.js';
 import { readCounter } from './counter.js';
 import { MemorySampler, type MemorySample } from './memory-sampler.js';
 import { exitsWithin, readProcStatus } from './proc-status.js';
@@ -33,6 +34,9 @@ export interface CaptureEvents extends SnapshotEvents {
   onSnapshot?(snapshot: CapturedSnapshot): void;
   /** While waiting for the next snapshot: once a second, or once a counter poll. */
   onWait?(nextIndex: number, wait: WaitProgress): void;
+  /** The candidates' holders are read for `intervals` more intervals once the snapshots are taken. */
+  onHolderReads?(holders: readonly HolderToRead[], intervals: number): void;
+  onHolderWait?(interval: number, of: number, wait: WaitProgress): void;
   /** Something the user should know that did not stop the capture (also in the result's `warnings`). */
   onWarning?(message: string): void;
 }
@@ -117,6 +121,11 @@ export interface CaptureOptions {
     readonly from: number;
     readonly moreNeeded: (taken: readonly CapturedSnapshot[]) => Promise<boolean>;
     readonly deadline?: number;
+    /**
+     * When the most snapshots were taken and the series is still unsettled: the holders of its
+     * candidates to read for `intervals` more intervals, with no snapshot (holder-reads.ts).
+     */
+    readonly afterBudget?: { readonly holders: () => readonly HolderToRead[]; readonly intervals: number };
   };
 }
 
@@ -136,6 +145,8 @@ export interface CaptureResult {
   readonly endedBy: CaptureEnd;
   /** Set when the capture was stopped by the signal (its reason, e.g. `SIGINT`). */
   readonly stoppedBy?: string;
+  /** Member counts of the candidates' holders read after the last snapshot (settle.afterBudget). */
+  readonly holderReads?: readonly HolderReads[];
   /** What did not stop the capture but changes how to read it (a counter that failed, a wait cut short). */
   readonly warnings: readonly string[];
 }
@@ -340,6 +351,27 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
   } finally {
     await sampler.stop();
   }
+  let holderReads: HolderReads[] | undefined;
+  const after = options.settle?.afterBudget;
+  if (after && settled === 'budget' && !signal?.aborted && !targetExited && !session.gone) {
+    const holders = after.holders();
+    if (holders.length > 0) {
+      events.onHolderReads?.(holders, after.intervals);
+      try {
+        holderReads = await readHolders({
+          session, holders, intervals: after.intervals, readEveryMs: options.sampleEveryMs,
+          ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+          ...(counter ? { counter } : {}),
+          ...(signal ? { signal } : {}),
+          ...(options.settle?.deadline === undefined ? {} : { deadline: options.settle.deadline }),
+          tick: (interval, wait) => events.onHolderWait?.(interval, after.intervals, wait),
+        });
+      } catch (err) {
+        if (!(err instanceof ConnectionClosedError)) throw err;
+        warn('the inspector connection closed while the candidates\' holders were read: the diagnosis uses the snapshots alone');
+      }
+    }
+  }
   // A dropped connection to a process that still runs is not an exit: say which it was.
   const endedBy: CaptureEnd = signal?.aborted
     ? 'signal'
@@ -352,6 +384,7 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
     requested: options.snapshots,
     endedBy,
     ...(signal?.aborted ? { stoppedBy: String(signal.reason ?? 'aborted') } : {}),
+    ...(holderReads && holderReads.length > 0 && !signal?.aborted ? { holderReads } : {}),
     warnings,
   };
 }

@@ -98,6 +98,18 @@ export const DEBUG_END_EXPRESSION = `(() => {
 })()`;
 /** Object group of the references a user's expression hands back; released at once. */
 const PURE_GROUP = 'leakhunt-pure';
+const HOLDER_GROUP = 'leakhunt-holders';
+/**
+ * Members of a holder, by the built-in getters called on it directly (a subclass's or a proxy's own
+ * `size` is never run); null for anything else.
+ */
+const MEMBER_COUNT_FUNCTION = `function () {
+  const own = (C, p) => { try { return Reflect.apply(Object.getOwnPropertyDescriptor(C.prototype, p).get, this, []); } catch { return undefined; } };
+  const sized = own(Map, 'size') ?? own(Set, 'size');
+  if (sized !== undefined) return sized;
+  if (Array.isArray(this)) return this.length;
+  return Object.getPrototypeOf(this) === Object.prototype || Object.getPrototypeOf(this) === null ? Object.keys(this).length : null;
+}`;
 const PORT_CLOSE_WAIT_MS = 3000;
 /**
  * How long the target gets to close the websocket itself after `_debugEnd()` was scheduled: two turns
@@ -253,6 +265,46 @@ export class TargetSession {
     if (!value) return { problem: 'gave no result' };
     const { objectId: _id, ...rest } = value;
     return { value: rest };
+  }
+
+  /**
+   * A handle on the object a heap snapshot named `id` (V8 keeps the ids of the objects it has shown),
+   * for memberCount; undefined when the object is gone. V8 walks the heap to find it: once per holder.
+   * The handle keeps the object alive until releaseHolders (it is a lasting holder anyway).
+   */
+  async holderHandle(id: number): Promise<string | undefined> {
+    try {
+      const answer = await this.#send('HeapProfiler.getObjectByHeapObjectId', { objectId: String(id), objectGroup: HOLDER_GROUP }, gcDeadlineMs(this.#heapBytes));
+      return (answer.result as { objectId?: string } | undefined)?.objectId;
+    } catch (err) {
+      if (err instanceof ConnectionClosedError || err instanceof AttachError) throw err;
+      return undefined;
+    }
+  }
+
+  /**
+   * How many members the object behind `handle` holds (a Map's or Set's size, an array's length, a
+   * dictionary's own keys), read without side effects: V8 refuses a getter or a proxy trap that would
+   * change anything. Undefined when it is none of these or refused. Numbers only come back.
+   */
+  async memberCount(handle: string): Promise<number | undefined> {
+    try {
+      const answer = await this.#send('Runtime.callFunctionOn', {
+        objectId: handle, functionDeclaration: MEMBER_COUNT_FUNCTION, returnByValue: true, throwOnSideEffect: true, silent: true,
+      }, this.#options.timeoutMs);
+      const value = (answer.result as { value?: unknown } | undefined)?.value;
+      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+    } catch (err) {
+      if (err instanceof ConnectionClosedError || err instanceof AttachError) throw err;
+      return undefined;
+    }
+  }
+
+  /** Lets go of every holder handle. */
+  async releaseHolders(): Promise<void> {
+    await this.#conn.send('Runtime.releaseObjectGroup', { objectGroup: HOLDER_GROUP }, this.#options.timeoutMs).catch((err: unknown) => {
+      if (err instanceof ConnectionClosedError) throw err;
+    });
   }
 
   /** A command whose missed deadline is the target's state, said as such (exit 4), not our bug. */

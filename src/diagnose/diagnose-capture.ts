@@ -7,6 +7,7 @@ import type { DiffResult } from '../analysis/diff/diff-series.js';
 import type { MemorySample } from './memory-trend.js';
 import { diagnose } from './diagnose.js';
 import type { Diagnosis } from './finding.js';
+import type { HolderReads } from './holder-reads.js';
 import type { ModelParams } from './model-params.js';
 
 /** What the diagnosis needs of each captured snapshot (attach/capture.ts writes it beside the file). */
@@ -22,7 +23,7 @@ export interface CapturedMoment {
 
 export function diagnoseCapture(
   diff: DiffResult, kept: readonly CapturedMoment[], samples: readonly MemorySample[], unitCount: number | undefined,
-  params?: ModelParams,
+  params?: ModelParams, holderReads?: readonly HolderReads[],
 ): Diagnosis {
   const elapsedMs = kept.length > 0 ? Date.parse(kept[kept.length - 1]!.takenAt) - Date.parse(kept[0]!.takenAt) : 0;
   const byFile = new Map(kept.map((s) => [s.file, s]));
@@ -37,5 +38,6 @@ export function diagnoseCapture(
     ...(elapsedMs > 0 ? { elapsedMs } : {}),
     ...(unitCount ? { unitCount } : {}),
     ...(params ? { params } : {}),
+    ...(holderReads && holderReads.length > 0 ? { holderReads } : {}),
   });
 }

@@ -5,6 +5,7 @@
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { DiffResult } from '../analysis/diff/diff-series.js';
 import type { FindingAllocation } from './finding-allocation.js';
+import type { HolderReads } from './holder-reads.js';
 import type { Significance } from './growth-model.js';
 import type { ModelParams } from './model-params.js';
 import type { MemorySample, MemoryTrend, Pause } from './memory-trend.js';
@@ -86,6 +87,11 @@ export interface DiagnoseInput {
    */
   readonly pauses?: readonly Pause[];
   readonly timelineHasSnapshots?: boolean;
+  /**
+   * Member counts of candidates' holders read after the last snapshot (attach, holder-reads.ts): they
+   * settle groups the snapshots could not.
+   */
+  readonly holderReads?: readonly HolderReads[];
   /** The model's parameters (model-params.ts); DEFAULT_MODEL unless an evaluation sweeps them. */
   readonly params?: ModelParams;
 }

@@ -6,13 +6,14 @@
 // finding's objects is held by it and folds into it ("also held"); carriers.ts names and weighs it.
 
 import type { ChainHop } from '../analysis/chain-description.js';
-import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
+import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import type { Candidate, DiagnoseInput, Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { fromSurvivorGroup, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
 import { judgeGroup, nativeWrapperClasses, scoreGroup, type HolderGroup } from './judge-group.js';
 import { holderGroupsOf } from './holder-groups.js';
+import { holderReadText, holderToRead, holderVerdict, holderZ, type HolderReads } from './holder-reads.js';
 import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
@@ -127,13 +128,18 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
     return k ? [{ c, row, k }] : [];
   });
   const zNeeded = leakZ(scored.length, ctx.params.falseAlarm);
+  const readsOf = holderReadsOf(input, diff);
   const open: Candidate[] = [];
   // Findings before candidates; within each, single paths largest first, then classes summed over paths.
   const judged = scored
-    .map((x) => ({ ...x, status: judgeGroup(x.k, x.c, x.row, zNeeded, ctx.params, ctx.work, holderRows(x.c)) }))
+    .map((x) => {
+      const reads = readsOf(x.c);
+      const after = reads ? holderVerdict(reads.reads, x.k.kept, holderZ(ctx.params.falseAlarm, input.holderReads!.length), ctx.params.zRuledOut) : undefined;
+      return { ...x, reads, after, status: judgeGroup(x.k, x.c, x.row, zNeeded, ctx.params, ctx.work, holderRows(x.c), after) };
+    })
     .filter((x) => x.status !== undefined)
     .sort((a, b) => (a.status === b.status ? 0 : a.status === 'leak' ? -1 : 1));
-  for (const { c, row, k, status } of judged) {
+  for (const { c, row, k, status, reads, after } of judged) {
     // A class already found by one of its paths is not found again by the sum of its paths.
     if (c.paths > 1 && found.has(c.className)) continue;
     const born = c.born!;
@@ -188,6 +194,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
       ...fixFields(suggestFix(c.className, g.chain)),
       evidence: [
         growthEvidence(c.className, count, born, row, c.paths, k),
+        ...(reads && after ? [holderReadText(reads, after)] : []),
         ...(external ? [externalText(c)] : []),
         ...(few ? [`a process needs only a handful of ${c.className} objects (${few}), yet the series kept adding more`] : []),
       ],
@@ -221,6 +228,18 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   // A candidate of a class already found, or held through a finding's objects, is part of that finding.
   const unexplained = open.filter((o) => !found.has(o.className) && !result.some((f) => o.chain.slice(1).some((hop) => hop.node.className === f.className)));
   return { findings: result, candidates: unexplained.sort((a, b) => (b.z ?? 0) - (a.z ?? 0)), tested: scored.length, zNeeded };
+}
+
+/** The reads of a group's holder after the last snapshot (attach, holder-reads.ts), when it was read. */
+function holderReadsOf(input: DiagnoseInput, diff: DiffResult): (g: GrowingGroup) => HolderReads | undefined {
+  const all = input.holderReads;
+  if (!all || all.length === 0 || diff.mode !== 'ids') return () => undefined;
+  const firstMaxId = Math.min(...diff.snapshots.map((s) => s.maxId));
+  const byId = new Map(all.map((h) => [h.holderId, h]));
+  return (g) => {
+    const holder = holderToRead(g.chain, firstMaxId);
+    return holder ? byId.get(holder.node.id) : undefined;
+  };
 }
 
 /** What a group kept through the carrier heading its finding, as survivors tell it. */

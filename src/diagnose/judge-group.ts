@@ -7,6 +7,7 @@ import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
 import { addedObjects, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
 import { classKeeps, inFlightOf, keptRate, keptRateOfCounts, mayBePause, withinInFlightSeen, type KeptRate } from './kept-model.js';
+import type { HolderVerdict } from './holder-reads.js';
 import type { ModelParams, ProportionalRule } from './model-params.js';
 
 export type Status = 'leak' | 'candidate' | undefined;
@@ -59,14 +60,19 @@ function replacedAlongPath(k: KeptRate, g: GrowingGroup, row: ClassDiffRow, hold
  * How a scored group stands against the leak level `z`: a finding, a candidate, or ruled out.
  * `holders`: the groups holding its members up its path (holder-groups.ts), nearest first.
  */
-export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | undefined, z: number, params: ModelParams, work: readonly number[], holders: readonly HolderGroup[] = []): Status {
+export function judgeGroup(
+  k: KeptRate, g: GrowingGroup, row: ClassDiffRow | undefined, z: number, params: ModelParams, work: readonly number[],
+  holders: readonly HolderGroup[] = [], after?: HolderVerdict,
+): Status {
   if (params.proportional) return keptInProportion(k.kept, work, params.proportional) ? 'leak' : undefined;
   // Nothing kept late: ruled out, unless the early intervals kept objects and the series cannot tell
   // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
   const stopped = k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z);
   // While attach can take another snapshot, a stop that only the trailing intervals show may be a pause
   // between bursts (mayBePause): not sure yet, so the capture goes on. At the end it is ruled out.
-  const paused = stopped && params.settling === true && g.born !== null && k.zAll >= params.zRuledOut && mayBePause(k.kept, params.zRuledOut);
+  // So is it when the holder was read after the last snapshot (`after`, holder-reads.ts): the reads settle it.
+  const moreToCome = params.settling === true || after !== undefined;
+  const paused = stopped && moreToCome && g.born !== null && k.zAll >= params.zRuledOut && mayBePause(k.kept, params.zRuledOut);
   if (stopped && !paused) return undefined;
   // Nothing outlived a whole interval: the group cannot be a leak (`outlived` below), only a candidate
   // or nothing. With ids, nothing when the class's last-interval survivors are no more than it had in
@@ -93,7 +99,12 @@ export function judgeGroup(k: KeptRate, g: GrowingGroup, row: ClassDiffRow | und
   // Counted as single objects; objects kept in bursts scatter by more, and the test is scaled by how
   // far the counts scatter around their trend (a cache levelling off follows it).
   const slowing = k.slowdownZ / Math.sqrt(k.dispersion) >= z;
-  return k.z >= z && live === 'kept' && outlived && g.counts.length > 2 && !slowing ? 'leak' : 'candidate';
+  if (k.z >= z && live === 'kept' && outlived && g.counts.length > 2 && !slowing) return 'leak';
+  // Not settled by the snapshots: the holder's reads after them, when there are any, settle it — it went
+  // on gaining members (a leak), or it stopped and a pause between bursts is unlikely (ruled out).
+  if (after === 'grew') return 'leak';
+  if (after === 'stopped') return undefined;
+  return 'candidate';
 }
 
 /**

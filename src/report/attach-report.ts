@@ -5,6 +5,7 @@
 
 import type { DiffResult, SnapshotInfo } from '../analysis/diff/diff-series.js';
 import type { CapturedSnapshot, CaptureEnd, CounterOptions } from '../attach/capture.js';
+import type { HolderReads } from '../attach/holder-reads.js';
 import type { InspectorEndpoint } from '../attach/inspector-port.js';
 import type { MemorySample } from '../attach/memory-sampler.js';
 import type { Preflight } from '../attach/preflight.js';
@@ -47,6 +48,8 @@ export interface AttachOutput extends Omit<DiffResult, 'snapshots'> {
     /** `compaction`: whether heap compaction was held off while tracking. */
     readonly allocationTracking?: { readonly startPauseMs: number; readonly stopped: boolean; readonly compaction: CompactionHold };
     readonly inspector: { readonly host: string; readonly port: number; readonly how: InspectorEndpoint['how'] } & DetachReport;
+    /** The candidates' holders, read after the last snapshot when the budget ran out unsettled (numbers only). */
+    readonly holderReads?: readonly HolderReads[];
   };
   readonly verdict: Verdict;
   readonly evidence: readonly string[];

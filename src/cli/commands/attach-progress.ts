@@ -18,6 +18,8 @@ export interface CaptureProgress {
   onPhase(index: number, phase: SnapshotPhase, progress: { done?: number; total?: number; bytes?: number }): void;
   onSnapshot(snapshot: CapturedSnapshot): void;
   onWait(nextIndex: number, wait: WaitProgress): void;
+  /** While the candidates' holders are read after the last snapshot (interval `k` of `of`). */
+  onHolderWait(k: number, of: number, wait: WaitProgress): void;
   onSample(sample: MemorySample): void;
   /** The plan's estimate: each snapshot's measured cost is then printed beside it. */
   expect(estimate: SnapshotEstimate): void;
@@ -93,6 +95,10 @@ export function createCaptureProgress(enabled: boolean, total: number | string, 
       }
       const limit = secs === undefined ? '' : `, at most ${secs} s more`;
       show(`leakhunt: next snapshot (${next} of ${total}) after ${formatCount(wait.every)} units: ${formatCount(wait.units ?? 0)} so far${limit}${memory()}`, tty ? `u${next}${wait.units}${secs}` : `u${next}`);
+    },
+    onHolderWait(k, of, wait) {
+      const left = wait.remainingMs === undefined ? `${formatCount(wait.units ?? 0)} of ${formatCount(wait.every ?? 0)} units` : `${Math.ceil(wait.remainingMs / 1000)} s left`;
+      show(`leakhunt: reading the candidates' holders, interval ${k} of ${of}: ${left}${memory()}`, tty ? `h${k}${left}` : `h${k}`);
     },
     expect(e) {
       estimate = e;

@@ -150,6 +150,8 @@ export async function runAttach(o: AttachOptions): Promise<AttachRun> {
               o.events?.onSnapshot?.(s);
             },
             onWarning: (w) => progress.note(`warning: ${w}`),
+            onHolderWait: (k, of, w) => progress.onHolderWait(k, of, w),
+            onHolderReads: (holders, intervals) => progress.note(`unsettled after the last snapshot: reading ${holders.map((h) => `${h.className} @${h.holderId}`).join(', ')} for up to ${intervals} more intervals (no pause)`),
           },
         });
       } catch (err) {
@@ -214,6 +216,7 @@ export async function runAttach(o: AttachOptions): Promise<AttachRun> {
       endedBy: capture.endedBy,
       ...(tracking ? { allocationTracking: { startPauseMs: tracking.startPauseMs, stopped: tracking.stopped, compaction: tracking.compaction } } : {}),
       inspector: { host: session.endpoint.host, port: session.endpoint.port, how: session.endpoint.how, ...detach },
+      ...(capture.holderReads ? { holderReads: capture.holderReads } : {}),
     },
     warnings: [...capture.warnings, ...(units.warning ? [units.warning] : [])],
     leakhunt: { captureRssPeak, ...(peakReset ? { analysisRssPeak } : {}) },

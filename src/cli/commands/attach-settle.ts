@@ -5,15 +5,37 @@
 
 import { diffSnapshotFiles, type DiffResult } from '../../analysis/diff/diff-series.js';
 import type { CapturedSnapshot } from '../../attach/capture.js';
+import type { HolderToRead } from '../../attach/holder-reads.js';
 import type { MemorySample } from '../../attach/memory-sampler.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
+import type { Diagnosis } from '../../diagnose/finding.js';
+import { holderToRead, MOST_HOLDERS_READ } from '../../diagnose/holder-reads.js';
 import { DEFAULT_MODEL, type ModelParams } from '../../diagnose/model-params.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../parse-options.js';
 
 /** The model while another snapshot can still be taken: a pause that may be between bursts is not settled. */
 const SETTLING: ModelParams = { ...DEFAULT_MODEL, settling: true };
+
+/**
+ * Intervals the default capture goes on reading the candidates' holders once its snapshots are spent
+ * (holder-reads.ts; docs/diagnosis-model.md says why four).
+ */
+export const HOLDER_READ_INTERVALS = 4;
+
+/** The holders of an unsettled diagnosis's candidates, the first few, each once. */
+function holdersToRead(diff: DiffResult, d: Diagnosis): HolderToRead[] {
+  if (d.verdict !== 'inconclusive' || diff.mode !== 'ids') return [];
+  const firstMaxId = Math.min(...diff.snapshots.map((s) => s.maxId));
+  const out: HolderToRead[] = [];
+  for (const c of d.candidates ?? []) {
+    const hop = holderToRead(c.chain, firstMaxId);
+    if (hop && !out.some((h) => h.holderId === hop.node.id)) out.push({ holderId: hop.node.id, className: hop.node.className });
+    if (out.length === MOST_HOLDERS_READ) break;
+  }
+  return out;
+}
 
 /** Snapshots the default capture starts with: the fewest that show both a kept rate and in-flight work. */
 export const FIRST_SNAPSHOTS = 3;
@@ -54,7 +76,7 @@ export function seriesPlanText(plan: SeriesPlan, brief = false): string {
   if (!plan.adaptive) return `${plan.most} snapshots`;
   if (brief) return `${FIRST_SNAPSHOTS}–${plan.most} snapshots`;
   const budget = plan.maxTimeMs === undefined ? '' : `, none started after ${Math.round(plan.maxTimeMs / 1000)} s`;
-  return `${FIRST_SNAPSHOTS} snapshots (up to ${plan.most} while the verdict is unsettled${budget})`;
+  return `${FIRST_SNAPSHOTS} snapshots (up to ${plan.most} while the verdict is unsettled${budget}, then up to ${HOLDER_READ_INTERVALS} intervals reading the candidates' holders, no pause)`;
 }
 
 /**
@@ -63,7 +85,7 @@ export function seriesPlanText(plan: SeriesPlan, brief = false): string {
  * instead of analysing the same files again.
  */
 export function createSettler(plan: SeriesPlan, samples: () => readonly MemorySample[], groups: number) {
-  let last: { files: string; diff: DiffResult } | undefined;
+  let last: { files: string; diff: DiffResult; diagnosis: Diagnosis } | undefined;
   const option = !plan.adaptive ? {} : {
     settle: {
       from: FIRST_SNAPSHOTS,
@@ -71,9 +93,11 @@ export function createSettler(plan: SeriesPlan, samples: () => readonly MemorySa
       moreNeeded: async (taken: readonly CapturedSnapshot[]): Promise<boolean> => {
         const files = taken.map((s) => s.file);
         const diff = await diffSnapshotFiles(files, { groups, labelChain });
-        last = { files: files.join('\0'), diff };
-        return diagnoseCapture(diff, taken, samples(), undefined, SETTLING).verdict === 'inconclusive';
+        const diagnosis = diagnoseCapture(diff, taken, samples(), undefined, SETTLING);
+        last = { files: files.join('\0'), diff, diagnosis };
+        return diagnosis.verdict === 'inconclusive';
       },
+      afterBudget: { holders: () => (last ? holdersToRead(last.diff, last.diagnosis) : []), intervals: HOLDER_READ_INTERVALS },
     },
   };
   return {

@@ -29,7 +29,7 @@ export interface SeriesInput {
 
 export function buildSeriesOutput(input: SeriesInput): { output: AttachOutput; diagnosis: Diagnosis } {
   const { diff, kept } = input;
-  const diagnosis = diagnoseCapture(diff, kept, input.samples, input.unitCount?.count);
+  const diagnosis = diagnoseCapture(diff, kept, input.samples, input.unitCount?.count, undefined, input.capture.holderReads);
   const byFile = new Map(kept.map((s) => [s.file, s]));
   const warnings = [...diff.warnings];
   for (const w of input.warnings ?? []) if (!warnings.includes(w)) warnings.push(w);

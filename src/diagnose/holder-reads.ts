@@ -1,0 +1,118 @@
+// What a candidate's holder did after the last snapshot (docs/diagnosis-model.md, "Holder reads").
+// When attach's snapshot budget runs out with a group neither ruled in nor out, it goes on reading the
+// member count of the group's lasting holder (the Map, Set, array or dictionary the members accumulate
+// in: fold-findings.ts anchorOf) for a few more intervals, with no pause and no snapshot. A leak's holder
+// keeps gaining members; a cache at its cap, a pool or a queue that drains does not. Pure arithmetic.
+
+import type { ChainHop } from '../analysis/chain-description.js';
+import { anchorIndex } from './fold-findings.js';
+import { mayBePause, normalQuantile } from './kept-model.js';
+
+/** One read of a holder's member count. `interval` 0 is the start (just after the last snapshot). */
+export interface HolderRead {
+  readonly interval: number;
+  /** Unix ms. */
+  readonly at: number;
+  readonly count: number;
+}
+
+/** The reads of one holder, by its V8 heap object id (the same id the snapshots give it). */
+export interface HolderReads {
+  readonly holderId: number;
+  readonly className: string;
+  readonly reads: readonly HolderRead[];
+}
+
+/** The most holders read after a capture: the candidates' first few. */
+export const MOST_HOLDERS_READ = 3;
+
+/**
+ * The holder to read for a group: the first hop from its anchor on (the first hop there before the first
+ * snapshot) that is a JS object — a Map's or an array's backing store is not, and is replaced as it
+ * grows. Undefined without one.
+ */
+export function holderToRead(chain: readonly ChainHop[], firstMaxId: number): ChainHop | undefined {
+  const at = anchorIndex(chain, firstMaxId);
+  if (at < 0) return undefined;
+  for (let i = at; i < chain.length - 1; i++) {
+    const hop = chain[i]!;
+    if (hop.node.type === 'synthetic') return undefined;
+    if (hop.node.type === 'object' && hop.node.id <= firstMaxId) return hop;
+  }
+  return undefined;
+}
+
+/** What a group's holder did after the last snapshot. */
+export type HolderVerdict = 'grew' | 'stopped' | 'unsure';
+
+export interface HolderTrend {
+  /** The floor (fewest members) of each interval, the start's first. */
+  readonly floors: readonly number[];
+  /** The last interval's floor less the start's. */
+  readonly gain: number;
+  /** The gain over its standard error under "nothing is kept". */
+  readonly z: number;
+}
+
+/**
+ * Floors, not single reads: members in flight (a keyed Map of the requests being served) come and go
+ * between reads, and the fewest an interval held is what it kept. Under "nothing is kept" the last floor
+ * differs from the start's by the reads' own scatter within an interval (pooled), twice over, plus one.
+ */
+export function holderTrend(reads: readonly HolderRead[]): HolderTrend | undefined {
+  const byInterval = new Map<number, HolderRead[]>();
+  for (const r of reads) {
+    const list = byInterval.get(r.interval) ?? [];
+    list.push(r);
+    byInterval.set(r.interval, list);
+  }
+  const intervals = [...byInterval.keys()].sort((a, b) => a - b);
+  if (intervals.length < 2 || intervals[0] !== 0) return undefined;
+  // The start is read at once; an interval's floor is taken over its second half, so that growth in its
+  // first half counts.
+  const windows = intervals.map((k) => {
+    const list = byInterval.get(k)!;
+    if (k === 0) return list.map((r) => r.count);
+    const mid = (Math.min(...list.map((r) => r.at)) + Math.max(...list.map((r) => r.at))) / 2;
+    return list.filter((r) => r.at >= mid).map((r) => r.count);
+  });
+  const floors = windows.map((counts) => Math.min(...counts));
+  let squares = 0, dof = 0;
+  for (const counts of windows) {
+    if (counts.length < 2) continue;
+    const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
+    squares += counts.reduce((a, c) => a + (c - mean) ** 2, 0);
+    dof += counts.length - 1;
+  }
+  const variance = dof > 0 ? squares / dof : 0;
+  const gain = floors[floors.length - 1]! - floors[0]!;
+  return { floors, gain, z: gain / Math.sqrt(2 * variance + 1) };
+}
+
+/**
+ * What the holder's reads say of a group the snapshots could not settle, at the leak level `z`:
+ * `grew` (it went on gaining members: a leak), `stopped` (it did not, and a pause between bursts is
+ * unlikely given the kept counts so far and the silent intervals read), `unsure` otherwise.
+ */
+export function holderVerdict(reads: readonly HolderRead[], kept: readonly number[], z: number, zRuledOut: number): HolderVerdict {
+  const trend = holderTrend(reads);
+  if (!trend) return 'unsure';
+  if (trend.z >= z) return 'grew';
+  if (trend.z >= zRuledOut) return 'unsure';
+  const steps = trend.floors.slice(1).map((f, k) => Math.max(0, f - trend.floors[k]!));
+  return mayBePause([...kept, ...steps], zRuledOut) ? 'unsure' : 'stopped';
+}
+
+/** The evidence line of a group the reads settled. */
+export function holderReadText(h: HolderReads, verdict: HolderVerdict): string {
+  const trend = holderTrend(h.reads);
+  const floors = trend ? trend.floors.join(' → ') : '?';
+  const intervals = trend ? trend.floors.length - 1 : 0;
+  const said = verdict === 'grew' ? 'it went on growing' : verdict === 'stopped' ? 'it stopped growing' : 'not settled';
+  return `after the last snapshot, ${h.className} @${h.holderId} held ${floors} members at the fewest over ${intervals} more interval(s), read without a snapshot (gain ${trend?.gain ?? 0}, z = ${(trend?.z ?? 0).toFixed(1)}): ${said}`;
+}
+
+/** The z the reads must reach for `grew`, from the diagnosis's false-alarm level (one test per holder read). */
+export function holderZ(falseAlarm: number, holders: number): number {
+  return normalQuantile(1 - falseAlarm / Math.max(1, holders));
+}

@@ -1,0 +1,92 @@
+// Holder reads after the last snapshot (docs/diagnosis-model.md, "Holder reads"): a group the snapshots
+// could not settle is settled by what its lasting holder did next — it went on gaining members (a leak),
+// it stopped (ruled out), or a pause between bursts is still likely (not sure). Asserted on verdicts.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { diagnose } from '../../src/diagnose/diagnose.js';
+import { holderToRead, holderTrend, holderVerdict, type HolderRead } from '../../src/diagnose/holder-reads.js';
+import type { ChainHop } from '../../src/analysis/chain-description.js';
+import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../../src/analysis/diff/diff-series.js';
+
+const chain: ChainHop[] = [
+  { node: { id: 5001, name: 'PromptCache', type: 'object', className: 'PromptCache' }, edge: { type: 'element', name: '3' }, selfSize: 40, retainedSize: 500 },
+  { node: { id: 4002, name: '', type: 'array', className: '(object elements)' }, edge: { type: 'internal', name: 'elements' }, selfSize: 8000, retainedSize: 9000 },
+  { node: { id: 11, name: 'Array', type: 'object', className: 'Array' }, edge: { type: 'property', name: 'kept' }, selfSize: 32, retainedSize: 9100 },
+  { node: { id: 7, name: 'Object', type: 'object', className: 'Object' }, edge: { type: 'shortcut', name: 'x' }, selfSize: 40, retainedSize: 9200 },
+  { node: { id: 1, name: '', type: 'synthetic', className: '(root)' }, edge: null, selfSize: 0, retainedSize: 10000 },
+];
+
+function diffOf(counts: number[]): DiffResult {
+  const n = counts.length;
+  const born = counts.slice(1).map((c, k) => c - counts[k]!);
+  const group: SurvivorGroup = {
+    signature: 'PromptCache ← Array[] ← Object.kept ← (root)', className: 'PromptCache', count: counts[n - 1]!, selfSize: 40 * counts[n - 1]!,
+    retainedSize: 500 * counts[n - 1]!, externalSize: 0, counts, growthPerInterval: counts[n - 1]! / (n - 1),
+    grewEveryInterval: born.every((b) => b > 0), heldBy: 'lasting', chain,
+  };
+  const live = counts.map((c) => c + 10);
+  const row: ClassDiffRow = {
+    name: 'PromptCache', counts: live, sizes: live.map((c) => c * 40), retainedSizes: live.map((c) => c * 500),
+    newPerInterval: born, deletedPerInterval: born.map(() => 0), survivorCounts: counts, newCount: counts[n - 1]!, deletedCount: 0,
+    countDelta: counts[n - 1]!, sizeDelta: counts[n - 1]! * 40, retainedDelta: counts[n - 1]! * 500, growthPerInterval: counts[n - 1]! / (n - 1), grewEveryInterval: null,
+  };
+  return {
+    schemaVersion: 1,
+    snapshots: Array.from({ length: n }, (_, k) => ({ file: `s${k}`, nodeCount: 1000, edgeCount: 4000, totalSize: 1e6, maxId: 1000 * (k + 1) })),
+    sameProcess: true, mode: 'ids', process: { same: true, by: 'ids', idsLineUp: true, origins: Array.from({ length: n }, () => null) },
+    limitations: [], warnings: [], growth: 100_000, classes: [row], survivors: { count: counts[n - 1]!, size: 0, groups: [group] }, signatures: null,
+  };
+}
+
+/** Reads of a holder: per interval (the start first), its counts a moment apart. */
+function readsOf(perInterval: number[][]): HolderRead[] {
+  return perInterval.flatMap((counts, interval) => counts.map((count, k) => ({ interval, at: interval * 10_000 + k * 1000, count })));
+}
+
+const withReads = (reads: HolderRead[]) => [{ holderId: 11, className: 'Array', reads }];
+
+test('the holder read is the first lasting JS object up the chain, not its backing store', () => {
+  assert.equal(holderToRead(chain, 1000)?.node.id, 11);
+  // Every hop new but the root: nothing lasting to read.
+  assert.equal(holderToRead(chain, 5), undefined);
+});
+
+test('floors over each interval\'s second half: growth in its first half counts, in-flight members do not', () => {
+  const t = holderTrend(readsOf([[400, 400, 400], [400, 400, 800, 800], [800, 800, 1200, 1200]]))!;
+  assert.deepEqual(t.floors, [400, 800, 1200]);
+  assert.equal(t.gain, 800);
+  // Members in flight come and go around a flat level: the gain is within the scatter.
+  const busy = holderTrend(readsOf([[50, 70, 40], [65, 30, 55, 45], [60, 44, 72, 38]]))!;
+  assert.ok(busy.z < 1.5, `z ${busy.z}`);
+});
+
+test('a burst leak the snapshots saw once is a leak when its holder went on growing after them', () => {
+  // 400 kept in the first interval, none in the second: a pause between bursts, or a warm-up that ended.
+  const diff = diffOf([0, 400, 400]);
+  assert.equal(diagnose({ diff }).verdict, 'none');
+  const grew = diagnose({ diff, holderReads: withReads(readsOf([[410, 410, 410], [410, 410, 410, 410], [410, 410, 820, 820], [820, 820, 820, 820], [820, 1230, 1230, 1230]])) });
+  assert.equal(grew.verdict, 'leak');
+  assert.equal(grew.findings[0]!.className, 'PromptCache');
+  // It stayed flat for four intervals: stopped.
+  const flat = diagnose({ diff, holderReads: withReads(readsOf([[410, 410, 410], [410, 410, 410], [410, 410, 410], [410, 410, 410], [410, 410, 410]])) });
+  assert.equal(flat.verdict, 'none');
+  // Flat for one interval only: a pause between bursts is still likely.
+  const short = diagnose({ diff, holderReads: withReads(readsOf([[410, 410, 410], [410, 410, 410]])) });
+  assert.equal(short.verdict, 'inconclusive');
+});
+
+test('reads of a holder that is not the group\'s change nothing', () => {
+  const diff = diffOf([0, 400, 400]);
+  const other = [{ holderId: 99, className: 'Map', reads: readsOf([[0, 0], [500, 500], [1000, 1000]]) }];
+  assert.equal(diagnose({ diff, holderReads: other }).verdict, 'none');
+});
+
+test('holderVerdict: grew at the leak level, stopped below the ruled-out level unless a pause is likely', () => {
+  const up = readsOf([[100, 100], [100, 150, 150], [150, 200, 200]]);
+  assert.equal(holderVerdict(up, [40, 0], 3, 1.5), 'grew');
+  const level = readsOf([[100, 100], [100, 100], [100, 100], [100, 100]]);
+  assert.equal(holderVerdict(level, [40, 0], 3, 1.5), 'stopped');
+  // One burst an interval before the silence, read over one silent interval: a pause is likely.
+  assert.equal(holderVerdict(readsOf([[100, 100], [100, 100]]), [40, 0], 3, 1.5), 'unsure');
+});
