@@ -57,7 +57,8 @@ export interface HolderTrend {
 /**
  * Floors, not single reads: members in flight (a keyed Map of the requests being served) come and go
  * between reads, and the fewest an interval held is what it kept. Under "nothing is kept" the last floor
- * differs from the start's by the reads' own scatter within an interval (pooled), twice over, plus one.
+ * differs from the start's by the reads' own scatter within an interval (around its straight line,
+ * pooled), twice over, plus one.
  */
 export function holderTrend(reads: readonly HolderRead[]): HolderTrend | undefined {
   const byInterval = new Map<number, HolderRead[]>();
@@ -72,21 +73,36 @@ export function holderTrend(reads: readonly HolderRead[]): HolderTrend | undefin
   // first half counts.
   const windows = intervals.map((k) => {
     const list = byInterval.get(k)!;
-    if (k === 0) return list.map((r) => r.count);
+    if (k === 0) return list;
     const mid = (Math.min(...list.map((r) => r.at)) + Math.max(...list.map((r) => r.at))) / 2;
-    return list.filter((r) => r.at >= mid).map((r) => r.count);
+    return list.filter((r) => r.at >= mid);
   });
-  const floors = windows.map((counts) => Math.min(...counts));
+  const floors = windows.map((w) => Math.min(...w.map((r) => r.count)));
+  // The scatter around each window's own straight line: a holder that grows steadily is not noisy.
   let squares = 0, dof = 0;
-  for (const counts of windows) {
-    if (counts.length < 2) continue;
-    const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
-    squares += counts.reduce((a, c) => a + (c - mean) ** 2, 0);
-    dof += counts.length - 1;
+  for (const w of windows) {
+    if (w.length < 3) continue;
+    squares += residualSquares(w);
+    dof += w.length - 2;
   }
   const variance = dof > 0 ? squares / dof : 0;
   const gain = floors[floors.length - 1]! - floors[0]!;
   return { floors, gain, z: gain / Math.sqrt(2 * variance + 1) };
+}
+
+/** Sum of squared residuals of the counts around their least-squares line in time. */
+function residualSquares(reads: readonly HolderRead[]): number {
+  const n = reads.length;
+  const t0 = reads[0]!.at;
+  const mt = reads.reduce((a, r) => a + (r.at - t0), 0) / n;
+  const mc = reads.reduce((a, r) => a + r.count, 0) / n;
+  let stt = 0, stc = 0;
+  for (const r of reads) {
+    stt += (r.at - t0 - mt) ** 2;
+    stc += (r.at - t0 - mt) * (r.count - mc);
+  }
+  const slope = stt > 0 ? stc / stt : 0;
+  return reads.reduce((a, r) => a + (r.count - mc - slope * (r.at - t0 - mt)) ** 2, 0);
 }
 
 /**
