@@ -8,20 +8,15 @@ import type { CounterOptions } from './capture.js';
 import type { TargetSession } from './session.js';
 import { waitForNext, type WaitProgress } from './wait-next.js';
 
-/** One read of a holder's member count; `interval` 0 is the start, just after the last snapshot. */
-export interface HolderRead {
-  readonly interval: number;
-  /** Unix ms. */
-  readonly at: number;
-  readonly count: number;
-}
-
-/** The reads of one holder (what diagnose/holder-reads.ts judges). */
-export interface HolderReads {
+/**
+ * One holder's reads: `interval` 0 is the start, just after the last snapshot; `at` in Unix ms. The shape
+ * diagnose/holder-reads.ts judges (attach and diagnose share no module).
+ */
+export type HolderReads = {
   readonly holderId: number;
   readonly className: string;
-  readonly reads: readonly HolderRead[];
-}
+  readonly reads: readonly { readonly interval: number; readonly at: number; readonly count: number }[];
+};
 
 export interface HolderToRead {
   readonly holderId: number;
@@ -48,7 +43,7 @@ const START_READS = 3;
 
 export async function readHolders(o: HolderReadOptions): Promise<HolderReads[]> {
   const { session } = o;
-  const handles: { holder: HolderToRead; handle: string; reads: HolderRead[] }[] = [];
+  const handles: { holder: HolderToRead; handle: string; reads: { interval: number; at: number; count: number }[] }[] = [];
   try {
     for (const holder of o.holders) {
       const handle = await session.holderHandle(holder.holderId);
