@@ -216,8 +216,8 @@ function slowdownOfCounts(kept: readonly number[], work: readonly number[], vari
 }
 
 /**
- * What the class's live count says of the group's kept objects, against `z` standard deviations of the
- * in-flight count at the two ends: `kept` when it rose, by keptShare of the kept objects at least (objects that live long but die, a keyed cache
+ * What the class's live count says of the group's kept objects, against `z` standard deviations of its
+ * noise (the in-flight count at the two ends, or the scatter of its steps beyond the kept objects): `kept` when it rose, by keptShare of the kept objects at least (objects that live long but die, a keyed cache
  * that replaces its values, TTL entries, are survivors too, and leave the count flat); `replaced` when
  * its rise is below keptShare of the kept objects; `unsure` between (a busy class: more snapshots tell).
  */
@@ -226,7 +226,18 @@ export function classKeeps(kept: readonly number[], live: readonly number[], inF
   const rise = live[live.length - 1]! - live[0]!;
   const sd = Math.sqrt(2 * Math.max(inFlight.level, ZERO_COUNT_VARIANCE));
   if (rise + z * sd < keptShare * total) return 'replaced';
-  return rise >= z * sd && rise >= keptShare * total ? 'kept' : 'unsure';
+  // Kept only beyond what the class count's steps show besides the kept objects, when that is more: a
+  // common class moves with everything else made of it, in chunks (a turn makes several), by far more
+  // than a count of independent objects. Between the two it is not sure (its holder's reads settle it).
+  const moves = Math.max(sd, stepScatter(stepsOf(live).map((step, k) => step - (kept[k] ?? 0))));
+  return rise >= z * moves && rise >= keptShare * total ? 'kept' : 'unsure';
+}
+
+/** Standard deviation of the steps around their mean; 0 with fewer than two. */
+function stepScatter(steps: readonly number[]): number {
+  if (steps.length < 2) return 0;
+  const m = mean(steps);
+  return Math.sqrt(steps.reduce((a, x) => a + (x - m) ** 2, 0) / (steps.length - 1));
 }
 
 /** The z a group must reach when `tested` groups were tested: the false-alarm chance shared among them. */

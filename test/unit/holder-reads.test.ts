@@ -90,3 +90,19 @@ test('holderVerdict: grew at the leak level, stopped below the ruled-out level u
   // One burst an interval before the silence, read over one silent interval: a pause is likely.
   assert.equal(holderVerdict(readsOf([[100, 100], [100, 100]]), [40, 0], 3, 1.5), 'unsure');
 });
+
+test('a common class that moves by more than its in-flight noise does not confirm kept growth; flat reads rule it out', () => {
+  // The values of a keyed cache under its cap, replaced as keys are written again: 57, 67 and 97 of
+  // each interval's values outlived it. `Object` as a whole moved +141, −100, +130 with everything else
+  // made of it; its in-flight estimate alone (~125) allowed ±16.
+  const diff = diffOf([0, 57, 124, 221]);
+  const objects: ClassDiffRow = { ...diff.classes[0]!, name: 'PromptCache', counts: [458008, 458149, 458049, 458179], newPerInterval: [240, 134, 270], survivorCounts: [0, 58, 125, 395] };
+  const moving = { ...diff, classes: [objects] };
+  assert.equal(diagnose({ diff: moving }).verdict, 'inconclusive');
+  // The holder read flat for four intervals: replaced, not kept.
+  const flat = readsOf([[380, 380, 380], [380, 380, 380], [380, 380, 380], [380, 380, 380], [380, 380, 380]]);
+  assert.equal(diagnose({ diff: moving, holderReads: withReads(flat) }).verdict, 'none');
+  // The same steps without the back-and-forth: kept.
+  const steady = { ...diff, classes: [{ ...objects, counts: [458008, 458065, 458132, 458229] }] };
+  assert.equal(diagnose({ diff: steady }).verdict, 'leak');
+});
