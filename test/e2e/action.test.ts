@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,16 +60,23 @@ test('action: a leaking zoo program fails the job, the summary holds the report,
   }
 });
 
-test('action: a healthy zoo program passes; snapshots are not uploaded unless asked', () => {
+// The healthy run also sets working-directory: the service and the load run in it, while
+// upload-artifact resolves its path against the workspace, so output-dir must be the workspace's too.
+test('action: a healthy zoo program passes; snapshots are not uploaded unless asked; output-dir is the workspace\'s with a working-directory', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'leakhunt-action-'));
   try {
-    const run = runAction('bounded-lru', workspace);
+    mkdirSync(join(workspace, 'service'));
+    const run = runAction('bounded-lru', workspace, { 'working-directory': 'service' });
     assert.equal(run.failed, false, explain(run));
     assert.equal(outcome(run, 'Gates'), 'success');
     assert.equal(run.outputs['verdict'], 'none', run.summary);
     assert.match(run.summary, /verdict/i);
     assert.equal(outcome(run, 'Upload the snapshots'), 'skipped');
-    assert.equal(outcome(run, 'Upload the HTML report'), 'recorded');
+    const upload = run.steps.find((s) => s.name === 'Upload the HTML report')!;
+    assert.equal(upload.outcome, 'recorded');
+    assert.ok(existsSync(join(workspace, upload.with!['path']!)), `the report it would upload exists under the workspace: ${upload.with!['path']}`);
+    assert.equal(run.outputs['report'], join(workspace, 'leakhunt-out', 'report.html'));
+    assert.ok(existsSync(join(workspace, 'service', 'load.pid')), 'the load ran in the working directory');
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
