@@ -50,7 +50,9 @@ export interface HolderTrend {
   readonly floors: readonly number[];
   /** The last interval's floor less the start's. */
   readonly gain: number;
-  /** The gain over its standard error under "nothing is kept". */
+  /** The standard error of a difference of two floors under "nothing is kept". */
+  readonly se: number;
+  /** The gain over `se`. */
   readonly z: number;
 }
 
@@ -87,7 +89,8 @@ export function holderTrend(reads: readonly HolderRead[]): HolderTrend | undefin
   }
   const variance = dof > 0 ? squares / dof : 0;
   const gain = floors[floors.length - 1]! - floors[0]!;
-  return { floors, gain, z: gain / Math.sqrt(2 * variance + 1) };
+  const se = Math.sqrt(2 * variance + 1);
+  return { floors, gain, se, z: gain / se };
 }
 
 /** Sum of squared residuals of the counts around their least-squares line in time. */
@@ -115,7 +118,9 @@ export function holderVerdict(reads: readonly HolderRead[], kept: readonly numbe
   if (!trend) return 'unsure';
   if (trend.z >= z) return 'grew';
   if (trend.z >= zRuledOut) return 'unsure';
-  const steps = trend.floors.slice(1).map((f, k) => Math.max(0, f - trend.floors[k]!));
+  // A floor's step within the reads' own noise is no arrival.
+  const noise = zRuledOut * trend.se;
+  const steps = trend.floors.slice(1).map((f, k) => (f - trend.floors[k]! > noise ? f - trend.floors[k]! : 0));
   return mayBePause([...kept, ...steps], zRuledOut) ? 'unsure' : 'stopped';
 }
 

@@ -106,3 +106,10 @@ test('a common class that moves by more than its in-flight noise does not confir
   const steady = { ...diff, classes: [{ ...objects, counts: [458008, 458065, 458132, 458229] }] };
   assert.equal(diagnose({ diff: steady }).verdict, 'leak');
 });
+
+test('a floor that moves within the reads\' noise is not a burst: a busy holder that stays level is stopped', () => {
+  // A TTL cache's entries come and go by ±25 between reads; its floors wander by 15. Counted as an
+  // arrival, each such step would make the silence after it look like a pause between bursts.
+  const ttl = readsOf([[125, 135, 145], [135, 160, 140, 170, 150, 140], [160, 140, 165, 145, 170, 141], [165, 150, 175, 145, 160, 140], [140, 165, 155, 170, 150, 140]]);
+  assert.equal(holderVerdict(ttl, [40, 0], 3, 1.5), 'stopped');
+});
