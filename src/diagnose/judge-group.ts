@@ -67,7 +67,11 @@ export function judgeGroup(
   if (params.proportional) return keptInProportion(k.kept, work, params.proportional) ? 'leak' : undefined;
   // Nothing kept late: ruled out, unless the early intervals kept objects and the series cannot tell
   // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
-  const stopped = k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z);
+  // Nor is it ruled out when its class had no objects before the last interval: its work in flight is
+  // unknown, so its last interval's survivors cannot be told from it either way (z is 0 by want of
+  // evidence, not by evidence of nothing). It is a candidate; the holder's reads settle it.
+  const unknown = k.lastUnknown && k.kept[k.kept.length - 1]! > 0;
+  const stopped = !unknown && k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z);
   // While attach can take another snapshot, a stop that only the trailing intervals show may be a pause
   // between bursts (mayBePause): not sure yet, so the capture goes on. At the end it is ruled out.
   // So is it when the holder was read after the last snapshot (`after`, holder-reads.ts): the reads settle it.

@@ -91,6 +91,8 @@ export interface KeptRate {
    * its trend.
    */
   readonly dispersion: number;
+  /** The last interval's in-flight level is unknown (its class had no objects born before it). */
+  readonly lastUnknown: boolean;
 }
 
 /**
@@ -127,7 +129,10 @@ export function keptRate(born: readonly number[], work: readonly number[], inFli
   const variances = born.map((_, k) => (k === last ? Math.max(inFlight.level, ZERO_COUNT_VARIANCE) + inFlight.variance : ZERO_COUNT_VARIANCE));
   const from = lateFrom(m);
   const late = weightedRate(kept, work, variances, from);
-  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdown(kept, work, from, inFlight), dispersion: dispersionOf(kept, work) };
+  return {
+    ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdown(kept, work, from, inFlight),
+    dispersion: dispersionOf(kept, work), lastUnknown: inFlight.variance === Infinity,
+  };
 }
 
 /**
@@ -179,7 +184,7 @@ export function keptRateOfCounts(counts: readonly number[], moved: number, work:
   const variances = steps.map((_, k) => Math.max(counts[k]!, ZERO_COUNT_VARIANCE) + Math.max(counts[k + 1]!, ZERO_COUNT_VARIANCE));
   const from = lateFrom(steps.length);
   const late = weightedRate(kept, work, variances, from);
-  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdownOfCounts(kept, work, variances, from), dispersion: 1 };
+  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdownOfCounts(kept, work, variances, from), dispersion: 1, lastUnknown: false };
 }
 
 /** The kept rate from interval `from` on, each interval weighed by the inverse of its variance under "nothing is kept". */
