@@ -113,3 +113,14 @@ test('a floor that moves within the reads\' noise is not a burst: a busy holder 
   const ttl = readsOf([[125, 135, 145], [135, 160, 140, 170, 150, 140], [160, 140, 165, 145, 170, 141], [165, 150, 175, 145, 160, 140], [140, 165, 155, 170, 150, 140]]);
   assert.equal(holderVerdict(ttl, [40, 0], 3, 1.5), 'stopped');
 });
+
+test('a class whose first objects came in the last interval is not sure, and its holder\'s growth makes it a leak', () => {
+  // A leak kept in bursts whose first burst fell in the last interval: 0, then 152. The class had no
+  // object before it, so its work in flight is unknown: not evidence of nothing.
+  const diff = diffOf([0, 0, 152]);
+  const spans: ClassDiffRow = { ...diff.classes[0]!, counts: [123, 123, 275], newPerInterval: [0, 152], survivorCounts: [0, 0, 152] };
+  const fresh = { ...diff, classes: [spans] };
+  assert.equal(diagnose({ diff: fresh }).verdict, 'inconclusive');
+  const grew = readsOf([[275, 275, 275], [275, 275, 420], [420, 420, 420], [420, 560, 560], [560, 560, 700]]);
+  assert.equal(diagnose({ diff: fresh, holderReads: withReads(grew) }).verdict, 'leak');
+});
