@@ -17,12 +17,10 @@ import { holderReadText, holderToRead, holderVerdict, holderZ, type HolderReads 
 import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
-import { countsAsGrowth, mayLeadFinding } from './group-filter.js';
+import { countsAsGrowth, mayLeadFinding, MIN_MEMBERS_PER_PATH } from './group-filter.js';
 import { externalText, isExternal, isProgramClass, nameAfterProgram } from './carriers.js';
 import { rates } from './finding-rates.js';
 
-/** A class summed over its paths must have this many survivors per path on average. */
-const MIN_MEMBERS_PER_PATH = 4;
 
 export interface GrowthContext {
   readonly input: DiagnoseInput;
