@@ -200,7 +200,8 @@ test('no backlog: a bounded queue near its capacity, or pending work too small t
   // Class totals alone (no survivor filled up and stayed) are neither warm-up nor growth.
   assert.equal(full.verdict, 'none');
   assert.equal(full.findings.length, 0);
-  assert.equal(diagnose({ diff: diffOf([row('QueuedRun', [20, 200, 400], [20, 190], 100)]) }).verdict, 'none');
+  // Rising in every interval but holding 15 KiB more at the end: below what any growth needs (16 KiB).
+  assert.equal(diagnose({ diff: diffOf([row('QueuedRun', [20, 200, 400], [20, 190], 40)]) }).verdict, 'none');
 });
 
 /** A group whose chain runs through a deferred waiting in a pool's queue: {operation, resolve, reject} ← Array ← Pool.waiting. */
@@ -482,4 +483,17 @@ test('a leak kept in bursts is not growth levelling off: its counts scatter arou
   const levelling = { ...kept, counts: [0, 600, 900, 1050], retainedSize: 800_000 };
   const rowOfLevelling = { ...buffers, counts: [40, 640, 940, 1090], newPerInterval: [600, 300, 150], survivorCounts: [0, 600, 900, 1050] };
   assert.equal(diagnose({ diff: diffOf([rowOfLevelling], [levelling], 4) }).verdict, 'inconclusive');
+});
+
+test('a first-in first-out queue that grows in every interval is a backlog, whatever its bytes against the drained kind', () => {
+  // Jobs served in order, each gone within an interval, more arriving than served: 7 → 22 → 40 → 62
+  // waiting, every member replaced between snapshots. 148 KiB more held at the end: above what any
+  // growth needs to matter (16 KiB here), below the 256 KiB a drained pile-up's peak must hold.
+  const jobs = row('ToolCall', [7, 22, 40, 62], [7, 22, 40], 2688);
+  const d = diagnose({ diff: diffOf([jobs], [], 4) });
+  assert.equal(d.verdict, 'backlog');
+  assert.equal(d.findings[0]!.drained, false);
+  // The same counts falling back at the end: a drained pile-up that small is not a finding.
+  const drained = row('ToolCall', [7, 22, 40, 9], [7, 22, 40], 2688);
+  assert.notEqual(diagnose({ diff: diffOf([drained], [], 4) }).verdict, 'backlog');
 });
