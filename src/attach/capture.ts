@@ -367,8 +367,9 @@ export async function captureSeries(options: CaptureOptions): Promise<CaptureRes
           tick: (interval, wait) => events.onHolderWait?.(interval, after.intervals, wait),
         });
       } catch (err) {
-        if (!(err instanceof ConnectionClosedError)) throw err;
-        warn('the inspector connection closed while the candidates\' holders were read: the diagnosis uses the snapshots alone');
+        // The snapshots are whole whatever happened to the reads: the diagnosis goes on without them.
+        const why = err instanceof ConnectionClosedError ? 'the inspector connection closed' : (err as Error).message;
+        warn(`the candidates' holders could not be read (${why}): the diagnosis uses the snapshots alone`);
       }
     }
   }
