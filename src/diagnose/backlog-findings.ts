@@ -12,6 +12,7 @@ import { leakZ } from './kept-model.js';
 import type { GrowthContext } from './growth-findings.js';
 import { rates } from './finding-rates.js';
 import { isProgramGrowth } from './group-filter.js';
+import { isProgramClass } from './carriers.js';
 
 /** A pile-up is at least this many pending objects at its peak. */
 const MIN_BACKLOG_COUNT = 20;
@@ -70,9 +71,11 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
     if (!drained && turnover < MIN_TURNOVER) continue;
     out.push({ row, drained, turnover });
   }
-  // The checkpoint puts first: they name the cause the other pending classes (promises, a pool's waiters) share.
+  // The checkpoint puts first: they name the cause the other pending classes (promises, a pool's waiters)
+  // share; then the program's own classes before carriers (a pending job before the promise awaiting it).
   const peakSize = (r: BacklogRow) => Math.max(...r.row.sizes);
-  return out.sort((a, b) => Number(b.checkpointPuts === true) - Number(a.checkpointPuts === true) || peakSize(b) - peakSize(a));
+  const program = (r: BacklogRow) => Number(isProgramClass(r.row.name));
+  return out.sort((a, b) => Number(b.checkpointPuts === true) - Number(a.checkpointPuts === true) || program(b) - program(a) || peakSize(b) - peakSize(a));
 }
 
 /** Share of the members replaced between snapshots (deleted over the counts they were deleted from). */

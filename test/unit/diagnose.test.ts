@@ -497,3 +497,13 @@ test('a first-in first-out queue that grows in every interval is a backlog, what
   const drained = row('ToolCall', [7, 22, 40, 9], [7, 22, 40], 2688);
   assert.notEqual(diagnose({ diff: diffOf([drained], [], 4) }).verdict, 'backlog');
 });
+
+test('a backlog is headed by the program\'s pending job, not by the promise that awaits it', () => {
+  // A job queue growing in every interval: each job's entry and the promise awaiting it are replaced
+  // between snapshots. The promises are larger; the job names the cause.
+  const promises = row('Promise', [20, 94, 184], [19, 90], 4000);
+  const jobs = row('ThumbnailJob', [10, 47, 91], [9, 45], 3000);
+  const d = diagnose({ diff: diffOf([promises, jobs]) });
+  assert.equal(d.verdict, 'backlog');
+  assert.equal(d.findings[0]!.className, 'ThumbnailJob');
+});
