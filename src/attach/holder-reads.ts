@@ -50,9 +50,10 @@ export async function readHolders(o: HolderReadOptions): Promise<HolderReads[]> 
       if (handle !== undefined) handles.push({ holder, handle, reads: [] });
     }
     if (handles.length === 0) return [];
+    let readable = handles;
     const readAll = async (interval: number): Promise<void> => {
       const at = Date.now();
-      for (const h of handles) {
+      for (const h of readable) {
         const count = await session.memberCount(h.handle);
         if (count !== undefined) h.reads.push({ interval, at, count });
       }
@@ -61,6 +62,10 @@ export async function readHolders(o: HolderReadOptions): Promise<HolderReads[]> 
       if (k > 0) await sleep(Math.min(o.readEveryMs, 100));
       await readAll(0);
     }
+    // A holder that gives no count (not a collection, or refused) is not read on: with none left, no
+    // interval is waited for.
+    readable = handles.filter((h) => h.reads.length > 0);
+    if (readable.length === 0) return [];
     const every = o.counter?.every;
     for (let interval = 1; interval <= o.intervals; interval++) {
       if (o.signal?.aborted || session.gone) break;

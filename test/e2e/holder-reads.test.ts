@@ -70,6 +70,10 @@ test('reads by heap id: a growing Map grows, a fixed array stays flat, a proxy i
     assert.equal(byName.has('trapped'), false, 'no read of a proxy');
     const traps = await session.evaluatePure('globalThis.trapsRun ?? 0', 1000);
     assert.deepEqual('value' in traps ? traps.value.value : traps, 0, 'no proxy trap ran');
+    // Nothing readable: no interval is waited for (two 2 s intervals would be 4 s).
+    const started = Date.now();
+    assert.deepEqual(await readHolders({ session, holders: [{ holderId: ids.trapped!, className: 'trapped' }], intervals: 2, intervalMs: 2000, readEveryMs: 200 }), []);
+    assert.ok(Date.now() - started < 2000, `returned after ${Date.now() - started} ms`);
     // Released: a handle is good until the release, and gone after it.
     const handle = await session.holderHandle(ids.fixed!);
     assert.equal(await session.memberCount(handle!), 300);
