@@ -53,6 +53,7 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
     // promises of a batching client) is one moment's work, not a pile-up.
     const low = Math.min(row.counts[0]!, ...row.counts.slice(1, -1));
     if (row.counts.filter((c) => c >= Math.max(2 * low, low + MIN_BACKLOG_COUNT / 2)).length < 2) continue;
+    if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < Math.max(MIN_BACKLOG_BYTES, floor.totalsFloorBytes)) continue;
     // Rising with the work in every interval (growth-model.ts growsWithWork), as totals are judged: a
     // share of the count before each step cut a queue growing by a steady 39 a step once it held 186.
     // And beyond the count's own back-and-forth: pending work is a count of independent operations, so
@@ -62,10 +63,6 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
       && last - first >= zAlarm * Math.sqrt(Math.max(1, first + last));
     const drained = drainedAfterPeak(row.counts);
     if (!rising && !drained) continue;
-    // A pile-up still rising in every interval is growth like any other and needs what any growth needs
-    // to matter; one that fell back is judged on a moment's peak, and must hold MIN_BACKLOG_BYTES there.
-    const grown = Math.max(...row.retainedSizes) - row.retainedSizes[0]!;
-    if (grown < (rising && !drained ? floor.totalsFloorBytes : Math.max(MIN_BACKLOG_BYTES, floor.totalsFloorBytes))) continue;
     const turnover = turnoverOf(row);
     // Still rising, only turnover tells pending work from kept objects; fallen back, the fall itself does.
     if (!drained && turnover < MIN_TURNOVER) continue;

