@@ -22,7 +22,7 @@ import type { Candidate, DiagnoseInput, Diagnosis, Finding, ModelFigures, Verdic
 import type { MemoryTrend } from './memory-trend.js';
 import { DEFAULT_MODEL } from './model-params.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
-import { foldSharedHolders } from './fold-findings.js';
+import { firstMaxIdOf, foldSharedHolders } from './fold-findings.js';
 import { growthFindings, type GrowthContext } from './growth-findings.js';
 import { isProgramGrowth, V8_INTERNAL } from './group-filter.js';
 import { signatureGrowthFindings } from './signature-growth.js';
@@ -106,7 +106,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const candidates: Candidate[] = byIds?.candidates ?? (twoPoints ? byPaths.findings.map(candidateOf) : byPaths.candidates);
   const classified = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f));
   // Ids tell which hops existed before the series: groups hanging on the same old holder are one cause.
-  const firstMaxId = diff.mode === 'ids' ? Math.min(...diff.snapshots.map((s) => s.maxId)) : undefined;
+  const firstMaxId = firstMaxIdOf(diff);
   const kept = withSameCauseSites(foldSharedHolders(classified.filter((f) => f.kind !== 'backlog'), firstMaxId));
   const held = classified.filter((f) => f.kind === 'backlog');
   // LangGraph's checkpoint puts first: they name the cause the other pending classes share (their

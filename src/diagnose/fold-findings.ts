@@ -24,6 +24,11 @@ export function anchorOf(chain: readonly ChainHop[], firstMaxId: number): ChainH
   return at < 0 ? undefined : chain[at];
 }
 
+/** The largest id of the series' first snapshot, or undefined without ids: hops at or below it were there before the series. */
+export function firstMaxIdOf(diff: { readonly mode: string; readonly snapshots: readonly { readonly maxId: number }[] }): number | undefined {
+  return diff.mode === 'ids' ? Math.min(...diff.snapshots.map((s) => s.maxId)) : undefined;
+}
+
 /** anchorOf's hop as a chain index, -1 when there is none. */
 export function anchorIndex(chain: readonly ChainHop[], firstMaxId: number): number {
   for (let i = 1; i < chain.length - 1; i++) {

@@ -12,6 +12,7 @@ import { fixFields, suggestFix } from './fixes.js';
 import { fromSurvivorGroup, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
 import { judgeGroup, nativeWrapperClasses, scoreGroup, type HolderGroup } from './judge-group.js';
+import { firstMaxIdOf } from './fold-findings.js';
 import { holderGroupsOf } from './holder-groups.js';
 import { holderReadText, holderToRead, holderVerdict, holderZ, type HolderReads } from './holder-reads.js';
 import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
@@ -231,8 +232,8 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
 /** The reads of a group's holder after the last snapshot (attach, holder-reads.ts), when it was read. */
 function holderReadsOf(input: DiagnoseInput, diff: DiffResult): (g: GrowingGroup) => HolderReads | undefined {
   const all = input.holderReads;
-  if (!all || all.length === 0 || diff.mode !== 'ids') return () => undefined;
-  const firstMaxId = Math.min(...diff.snapshots.map((s) => s.maxId));
+  const firstMaxId = firstMaxIdOf(diff);
+  if (!all || all.length === 0 || firstMaxId === undefined) return () => undefined;
   const byId = new Map(all.map((h) => [h.holderId, h]));
   return (g) => {
     const holder = holderToRead(g.chain, firstMaxId);

@@ -10,6 +10,7 @@ import type { MemorySample } from '../../attach/memory-sampler.js';
 import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
 import type { Diagnosis } from '../../diagnose/finding.js';
+import { firstMaxIdOf } from '../../diagnose/fold-findings.js';
 import { holderToRead, MOST_HOLDERS_READ } from '../../diagnose/holder-reads.js';
 import { DEFAULT_MODEL, type ModelParams } from '../../diagnose/model-params.js';
 import { UsageError } from '../../errors.js';
@@ -26,8 +27,8 @@ export const HOLDER_READ_INTERVALS = 4;
 
 /** The holders of an unsettled diagnosis's candidates, the first few, each once. */
 function holdersToRead(diff: DiffResult, d: Diagnosis): HolderToRead[] {
-  if (d.verdict !== 'inconclusive' || diff.mode !== 'ids') return [];
-  const firstMaxId = Math.min(...diff.snapshots.map((s) => s.maxId));
+  const firstMaxId = firstMaxIdOf(diff);
+  if (d.verdict !== 'inconclusive' || firstMaxId === undefined) return [];
   const out: HolderToRead[] = [];
   for (const c of d.candidates ?? []) {
     const hop = holderToRead(c.chain, firstMaxId);
