@@ -64,7 +64,7 @@ test('mcp: no planted secret in any tool answer (text or structured) or the HTML
 
     const capturePlan = await call('plan_capture', { pid: target.pid });
     const captured = await call('capture', { planId: capturePlan.structuredContent!['planId'], confirm: true, snapshots: 3, counter: 'globalThis.__leakhuntRequests', every: 100, outDir: join(dir, 'capture') });
-    // On failure the answer (already checked clean above) says why: seen `none` once under a full suite's load.
+    // On failure the answer (already checked clean above) says why.
     assert.equal(captured.structuredContent!['verdict'], 'leak', `the fixture leaks Sessions: the answer has chains to check; it said:\n${captured.content.map((c) => c.text).join('\n')}`);
     const counterPlan = await call('plan_capture', { pid: target.pid });
     const counter = await call('capture', { planId: counterPlan.structuredContent!['planId'], confirm: true, snapshots: 2, counter: 'globalThis.cfg.apiKey', every: 10, outDir: join(dir, 'counter') }, true);
