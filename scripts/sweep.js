@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The sweep behind the model's parameters (docs/diagnosis-model.md): kept eval runs (npm run eval --
 // --keep <dir>) re-diagnosed in process with one parameter varied, judged as the eval judges. Each
-// program's capture is analysed once with this build (`leakhunt report <capture> --json`, cached in
-// <program>/report-<commit>.json); only the diagnosis runs per value.
+// program's capture is analysed once (`leakhunt report <capture> --json`, cached in
+// <program>/report-<commit>.json, the last commit that changed how a series is built); only the
+// diagnosis runs per value.
 //   npm run sweep -- <kept dir>... --param falseAlarm=0.001,0.01,0.05 [--param zRuledOut=1,1.5,2]
 // A sweep is a training step: its seeds are the development set; a fresh seed measures the error rate.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -33,11 +34,15 @@ if (dirs.length === 0 || sweeps.length === 0) {
   process.exit(2);
 }
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+// The report's series (everything but its diagnosis, which the sweep redoes) comes from these files:
+// a cached report stays valid while none of them changed, whatever changed in diagnose/.
+const SERIES_SOURCES = ['src/analysis', 'src/snapshot', 'src/cli/commands/report.ts', 'src/cli/commands/series-output.ts'];
+const seriesCommit = execFileSync('git', ['log', '-1', '--format=%h', '--', ...SERIES_SOURCES], { encoding: 'utf8' }).trim();
 const bin = new URL('../bin/leakhunt.js', import.meta.url).pathname;
 
 /** This build's report of a kept program, analysed once. */
 function reportOf(dir) {
-  const cached = join(dir, `report-${commit}.json`);
+  const cached = join(dir, `report-${seriesCommit}.json`);
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8'));
   const r = spawnSync(process.execPath, [bin, 'report', join(dir, 'capture'), '--json', '--no-progress'], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.status !== 0) return undefined;
