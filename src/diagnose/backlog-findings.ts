@@ -13,15 +13,12 @@ import type { GrowthContext } from './growth-findings.js';
 import { rates } from './finding-rates.js';
 import { isProgramGrowth } from './group-filter.js';
 import { isProgramClass } from './carriers.js';
+import type { ModelParams } from './model-params.js';
 
-/** A pile-up is at least this many pending objects at its peak. */
-const MIN_BACKLOG_COUNT = 20;
-/** Pending work that holds less than this at its peak is not worth a finding, whatever the heap. */
-const MIN_BACKLOG_BYTES = 256 * 1024;
+// Thresholds (pile-up size and bytes, turnover, LangGraph's puts and runs) are ModelParams (model-params.ts).
+
 /** Timers and abort signals come and go with time, not with work: never a backlog by themselves. */
 const TIME_DRIVEN = /^(Timeout|Immediate|AbortSignal|TimersList)$/;
-/** Share of a class's members replaced between snapshots for it to be work in progress, not kept objects. */
-const MIN_TURNOVER = 0.5;
 
 interface BacklogRow {
   readonly row: ClassDiffRow;
@@ -35,37 +32,37 @@ interface BacklogRow {
  * High turnover while the count piles up (still rising, or risen then fallen back); or checkpoint puts
  * waiting in LangGraph's put chain (checkpointPutsRow).
  */
-function backlogRows(diff: DiffResult, floor: Significance, work: readonly number[], zAlarm: number): BacklogRow[] {
+function backlogRows(diff: DiffResult, floor: Significance, work: readonly number[], zAlarm: number, params: ModelParams): BacklogRow[] {
   const out: BacklogRow[] = [];
   for (const row of diff.classes) {
     if (!row.deletedPerInterval || !isProgramGrowth(row.name) || TIME_DRIVEN.test(row.name)) continue;
-    const puts = checkpointPutsRow(row, diff);
+    const puts = checkpointPutsRow(row, diff, params);
     if (puts) {
       out.push(puts);
       continue;
     }
     const peak = Math.max(...row.counts);
     // Piled up: at least doubled from the first snapshot, not a handful.
-    if (peak < MIN_BACKLOG_COUNT || peak < 2 * row.counts[0]!) continue;
+    if (peak < params.backlogMinCount || peak < 2 * row.counts[0]!) continue;
     // In two snapshots at least: a queue seen full in one snapshot only (0 → 81 → 0) is a batch caught
     // before its flush, not work arriving faster than it completes.
     // Against the level it started from: a burst at one snapshot over a steady level (89 → 89 → 507 → 21
     // promises of a batching client) is one moment's work, not a pile-up.
     const low = Math.min(row.counts[0]!, ...row.counts.slice(1, -1));
-    if (row.counts.filter((c) => c >= Math.max(2 * low, low + MIN_BACKLOG_COUNT / 2)).length < 2) continue;
-    if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < Math.max(MIN_BACKLOG_BYTES, floor.totalsFloorBytes)) continue;
+    if (row.counts.filter((c) => c >= Math.max(2 * low, low + params.backlogMinCount / 2)).length < 2) continue;
+    if (Math.max(...row.retainedSizes) - row.retainedSizes[0]! < Math.max(params.backlogMinBytes, floor.totalsFloorBytes)) continue;
     // Rising with the work in every interval (growth-model.ts growsWithWork), as totals are judged: a
     // share of the count before each step cut a queue growing by a steady 39 a step once it held 186.
     // And beyond the count's own back-and-forth: pending work is a count of independent operations, so
     // its rise from first to last must clear z standard deviations of two Poisson counts.
     const first = row.counts[0]!, last = row.counts[row.counts.length - 1]!;
-    const rising = growsWithWork(stepsOf(row.counts), work) && stepsOf(row.counts).every((s) => s >= 5)
+    const rising = growsWithWork(stepsOf(row.counts), work, params.steadyShare) && stepsOf(row.counts).every((s) => s >= params.backlogMinStep)
       && last - first >= zAlarm * Math.sqrt(Math.max(1, first + last));
-    const drained = drainedAfterPeak(row.counts);
+    const drained = drainedAfterPeak(row.counts, params.drainedShare);
     if (!rising && !drained) continue;
     const turnover = turnoverOf(row);
     // Still rising, only turnover tells pending work from kept objects; fallen back, the fall itself does.
-    if (!drained && turnover < MIN_TURNOVER) continue;
+    if (!drained && turnover < params.backlogMinTurnover) continue;
     out.push({ row, drained, turnover });
   }
   // The checkpoint puts first: they name the cause the other pending classes (promises, a pool's waiters)
@@ -88,7 +85,7 @@ function turnoverOf(row: ClassDiffRow): number {
 /**
  * Checkpoint puts waiting in LangGraph's put chain (CHECKPOINT_CHAIN.puts): pending by what they are, so
  * no pile-up across the series is needed to call them a backlog, only that many waited at once — at
- * least MIN_PUTS_WAITING in one snapshot, and at least PUTS_PER_RUN per run in flight (`PregelLoop`)
+ * least `checkpointMinPuts` in one snapshot, and at least `checkpointPutsPerRun` per run in flight (`PregelLoop`)
  * there: under durability "sync" a step waits for its write, so a run has at most one put pending;
  * more means the run went on without waiting and its writes queue behind the saver — and that they
  * were replaced between snapshots (they complete). With long turns they fill during a run's fast steps
@@ -96,33 +93,26 @@ function turnoverOf(row: ClassDiffRow): number {
  * (7 → 31 → 0); `drained` when the count fell back after a peak anywhere in the series. No byte floor: each put holds a copy of the checkpoint's top level, while the channel
  * values it carries are shared with the run's pending task writes (class retained sizes count neither).
  */
-function checkpointPutsRow(row: ClassDiffRow, diff: DiffResult): BacklogRow | undefined {
+function checkpointPutsRow(row: ClassDiffRow, diff: DiffResult, params: ModelParams): BacklogRow | undefined {
   if (!CHECKPOINT_CHAIN.puts.test(row.name)) return undefined;
   const runs = diff.classes.find((r) => r.name === RUN_LOOP)?.counts;
   const peak = Math.max(...row.counts);
   const at = row.counts.indexOf(peak);
-  if (peak < MIN_PUTS_WAITING || peak < PUTS_PER_RUN * Math.max(1, runs?.[at] ?? 0)) return undefined;
+  if (peak < params.checkpointMinPuts || peak < params.checkpointPutsPerRun * Math.max(1, runs?.[at] ?? 0)) return undefined;
   const turnover = turnoverOf(row);
-  if (turnover < MIN_TURNOVER) return undefined;
+  if (turnover < params.backlogMinTurnover) return undefined;
   // Drained when the count fell back after a peak anywhere in the series (between turns), not only at its end.
-  const drained = row.counts.some((_, k) => k > 0 && drainedAfterPeak(row.counts.slice(0, k + 1)));
+  const drained = row.counts.some((_, k) => k > 0 && drainedAfterPeak(row.counts.slice(0, k + 1), params.drainedShare));
   return { row, drained, turnover, checkpointPuts: true };
 }
 
 /** LangGraph's run loop: one per run in flight (recognisers.ts CHECKPOINT_CHAIN.classes). */
 const RUN_LOOP = 'PregelLoop';
-/**
- * Checkpoint puts pending per run from which the run did not wait for its writes: durability "sync" keeps
- * one (a step waits for its put), "async" with a saver that keeps up one or two.
- */
-const PUTS_PER_RUN = 3;
-/**
- * Checkpoint puts waiting at once that make a backlog: more than a handful. The class is known to be
- * pending (no noise to rise above), and a time-paced snapshot catches a queue that fills and drains within
- * a turn below its peak most of the time (story B with long turns: 5–32 puts at a snapshot, one run in
- * flight), so the per-run share decides, not a pile-up size.
- */
-const MIN_PUTS_WAITING = 5;
+// Checkpoint puts per run (checkpointPutsPerRun): durability "sync" keeps one pending (a step waits for
+// its put), "async" with a saver that keeps up one or two. Puts waiting at once (checkpointMinPuts): the
+// class is known to be pending (no noise to rise above), and a time-paced snapshot catches a queue that
+// fills and drains within a turn below its peak most of the time, so the per-run share decides, not a
+// pile-up size.
 
 function drainText(drained: boolean): string {
   return drained
@@ -133,7 +123,7 @@ function drainText(drained: boolean): string {
 export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): Finding[] {
   const { input } = ctx;
   const n = input.diff.snapshots.length;
-  const rows = backlogRows(input.diff, ctx.significance, ctx.work, leakZ(1, ctx.params.falseAlarm)).filter(({ row }) => !known.some((f) => f.className === row.name));
+  const rows = backlogRows(input.diff, ctx.significance, ctx.work, leakZ(1, ctx.params.falseAlarm), ctx.params).filter(({ row }) => !known.some((f) => f.className === row.name));
   return rows.slice(0, 3).map(({ row, drained, turnover, checkpointPuts }) => {
     const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
     const what = checkpointPuts
@@ -147,7 +137,7 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
       ...rates(Math.max(0, row.countDelta), input, n - 1),
       retainedSize: Math.max(...row.retainedSizes),
       chain: group?.chain ?? [],
-      ...fixFields(backlogFix(group?.chain ?? [], row.name, checkpointWritesPileUp(input.diff))),
+      ...fixFields(backlogFix(group?.chain ?? [], row.name, checkpointWritesPileUp(input.diff, ctx.params))),
       evidence: [
         `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: ${what}`,
         drainText(drained),
@@ -159,17 +149,17 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
 
 /**
  * LangGraph's runs pile up in the series: a class of its checkpoint chain (PregelLoop: one per run in
- * flight) reaches MIN_RUNS or more and either rose in every interval or at least doubled. A saver (one
+ * flight) reaches `checkpointMinRuns` or more and either rose in every interval or at least doubled. A saver (one
  * per process) never does; runs that complete keep the count at the graph's concurrency. Rising in every
  * interval counts as much as doubling: a pile-up that began before the first snapshot (story B at 50
  * turns a second: 111 → 142 → 175 runs in flight) never doubles within the series.
  */
-function checkpointRunsPileUp(diff: DiffResult): boolean {
+function checkpointRunsPileUp(diff: DiffResult, params: ModelParams): boolean {
   return diff.classes.some((r) => {
     if (!CHECKPOINT_CHAIN.classes.test(r.name)) return false;
     const peak = Math.max(...r.counts);
     const roseEveryInterval = r.counts.length >= 3 && r.counts.every((c, i) => i === 0 || c > r.counts[i - 1]!);
-    return peak >= MIN_RUNS && (roseEveryInterval || peak >= 2 * Math.min(...r.counts));
+    return peak >= params.checkpointMinRuns && (roseEveryInterval || peak >= 2 * Math.min(...r.counts));
   });
 }
 
@@ -178,12 +168,9 @@ function checkpointRunsPileUp(diff: DiffResult): boolean {
  * chain (checkpointPutsRow). Then every backlog of the series — the promises of the put chain, a saver's
  * pool waiters — gets the durability advice.
  */
-function checkpointWritesPileUp(diff: DiffResult): boolean {
-  return checkpointRunsPileUp(diff) || diff.classes.some((r) => r.deletedPerInterval !== null && checkpointPutsRow(r, diff) !== undefined);
+function checkpointWritesPileUp(diff: DiffResult, params: ModelParams): boolean {
+  return checkpointRunsPileUp(diff, params) || diff.classes.some((r) => r.deletedPerInterval !== null && checkpointPutsRow(r, diff, params) !== undefined);
 }
-
-/** Runs in flight that make a pile-up (a handful is a graph's own concurrency). */
-const MIN_RUNS = 5;
 
 /** Hop classes that say nothing about which operation is pending. */
 const GENERIC_PENDING = /^\(system\)$|^Promise$|^system \/ /;
@@ -199,7 +186,7 @@ function completedBetween(diff: DiffResult, className: string): number {
  * between snapshots is a backlog: the queue moves, and what it holds goes when its turn comes. One
  * whose operations never complete stays what it was, with that said in its evidence.
  */
-export function throughPendingWork(diff: DiffResult, f: Finding): Finding {
+export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelParams): Finding {
   const at = f.chain.findIndex((h) => h.label?.kind === 'pending-work');
   if (at < 0) return f;
   const hop = f.chain[at]!;
@@ -213,11 +200,11 @@ export function throughPendingWork(diff: DiffResult, f: Finding): Finding {
     return { ...f, evidence: [...f.evidence, `held by pending work (${where}) none of which completed between snapshots: work that never completes is a leak (promises that never settle, a queue nobody serves)`] };
   }
   const counts = diff.classes.find((c) => c.name === f.className)?.counts ?? [];
-  const drained = drainedAfterPeak(counts);
+  const drained = drainedAfterPeak(counts, params.drainedShare);
   return {
     ...f,
     kind: 'backlog',
-    ...fixFields(backlogFix(f.chain, f.className, checkpointWritesPileUp(diff))),
+    ...fixFields(backlogFix(f.chain, f.className, checkpointWritesPileUp(diff, params))),
     evidence: [
       at === 0
         ? `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}: pending operations waiting${queue ? ` in ${queue}` : ''}, each released when it completes; ${done} of them completed between snapshots, so the work moves but arrives faster than it completes`
@@ -233,12 +220,12 @@ export function throughPendingWork(diff: DiffResult, f: Finding): Finding {
  * fell from its peak at the first snapshot to under half of it, holding more than the floor at the peak.
  * Not a finding (nothing is kept), but the evidence a `none` verdict should give.
  */
-export function drainingWork(diff: DiffResult, floor: Significance): string | undefined {
+export function drainingWork(diff: DiffResult, floor: Significance, params: ModelParams): string | undefined {
   let best: ClassDiffRow | undefined;
   for (const row of diff.classes) {
     if (!isProgramGrowth(row.name) || TIME_DRIVEN.test(row.name) || !row.deletedPerInterval) continue;
     const first = row.counts[0]!, last = row.counts[row.counts.length - 1]!;
-    if (first < MIN_BACKLOG_COUNT || first < Math.max(...row.counts) || last > 0.5 * first) continue;
+    if (first < params.backlogMinCount || first < Math.max(...row.counts) || last > 0.5 * first) continue;
     if (row.retainedSizes[0]! - row.retainedSizes[row.retainedSizes.length - 1]! < floor.classFloorBytes) continue;
     if (!best || row.retainedSizes[0]! > best.retainedSizes[0]!) best = row;
   }

@@ -65,11 +65,12 @@ export function nameAfterProgram(
   return { finding, held: list };
 }
 
-/** A group whose retained bytes are mostly backing stores is memory outside the JS heap: `external`. */
-export const EXTERNAL_SHARE = 0.5;
-
-export function isExternal(g: { readonly retainedSize: number; readonly externalSize: number }): boolean {
-  return g.externalSize >= EXTERNAL_SHARE * g.retainedSize;
+/**
+ * A group whose retained bytes are mostly backing stores (`share`: ModelParams.externalShare) is memory
+ * outside the JS heap: `external`.
+ */
+export function isExternal(g: { readonly retainedSize: number; readonly externalSize: number }, share: number): boolean {
+  return g.externalSize >= share * g.retainedSize;
 }
 
 /** The evidence line of an external finding. */

@@ -46,18 +46,16 @@ function externalFromSnapshots(diff: DiffResult, ctx: GrowthContext, js: number)
   const sizes = stores[0]!.sizes.map((_, k) => stores.reduce((sum, r) => sum + r.sizes[k]!, 0));
   const grown = sizes[sizes.length - 1]! - sizes[0]!;
   if (grown < ctx.significance.classFloorBytes || grown <= js) return false;
-  return sizes.length < 3 || growsWithWork(stepsOf(sizes), ctx.work);
+  return sizes.length < 3 || growsWithWork(stepsOf(sizes), ctx.work, ctx.params.steadyShare);
 }
-
-/** Of what is born in the first interval and kept, what the last interval may still add for warm-up. */
-const WARM_UP_TAIL = 0.25;
 
 /**
  * Warm-up: objects born in the first interval stayed (code compiled, caches and interned strings filled:
  * survivors, known by identity) and the last interval added little that stayed. Objects of the work in
- * flight at the first snapshot are gone by the last: they are not survivors and not warm-up.
+ * flight at the first snapshot are gone by the last: they are not survivors and not warm-up. `tail`:
+ * ModelParams.warmUpTail.
  */
-function warmUp(diff: DiffResult, floor: Significance): boolean {
+function warmUp(diff: DiffResult, floor: Significance, tail: number): boolean {
   const groups = diff.survivors?.groups;
   if (diff.snapshots.length < 3 || !groups) return false;
   let first = 0, last = 0;
@@ -68,7 +66,7 @@ function warmUp(diff: DiffResult, floor: Significance): boolean {
     first += (g.selfSize * born[0]!) / count;
     last += (g.selfSize * born[born.length - 1]!) / count;
   }
-  return first >= floor.totalsFloorBytes && last <= WARM_UP_TAIL * first;
+  return first >= floor.totalsFloorBytes && last <= tail * first;
 }
 
 function workUnitOf(input: DiagnoseInput): ModelFigures['workUnit'] {
@@ -79,9 +77,9 @@ function workUnitOf(input: DiagnoseInput): ModelFigures['workUnit'] {
 export function diagnose(input: DiagnoseInput): Diagnosis {
   const { diff } = input;
   const n = diff.snapshots.length;
-  const memory = input.samples && input.samples.length >= 3 ? summarizeTrend(input.samples, undefined, input.pauses) : undefined;
-  const memoryText = memory ? describeTrend(memory) : undefined;
   const params = input.params ?? DEFAULT_MODEL;
+  const memory = input.samples && input.samples.length >= 3 ? summarizeTrend(input.samples, undefined, input.pauses, params) : undefined;
+  const memoryText = memory ? describeTrend(memory) : undefined;
   const sig = significance(diff.snapshots.map((s) => s.totalSize), diff.classes, params);
   const work = workPerInterval(n - 1, input.unitsAt, input.timesAt);
   const ctx: GrowthContext = { input, work, significance: sig, params };
@@ -104,7 +102,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const twoPoints = diff.mode === 'signatures' && n < 3;
   const growth = byIds?.findings ?? (twoPoints ? [] : byPaths.findings);
   const candidates: Candidate[] = byIds?.candidates ?? (twoPoints ? byPaths.findings.map(candidateOf) : byPaths.candidates);
-  const classified = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f));
+  const classified = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f, params));
   // Ids tell which hops existed before the series: groups hanging on the same old holder are one cause.
   const firstMaxId = firstMaxIdOf(diff);
   const kept = withSameCauseSites(foldSharedHolders(classified.filter((f) => f.kind !== 'backlog'), firstMaxId));
@@ -148,11 +146,11 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     verdict = 'inconclusive';
     evidence.push(...candidates.slice(0, 3).map(candidateText));
     if (candidates.length > 3) evidence.push(`and ${candidates.length - 3} more candidate groups`);
-  } else if (warmUp(diff, sig)) {
+  } else if (warmUp(diff, sig, params.warmUpTail)) {
     verdict = 'warm-up';
     evidence.push('objects were added in the first interval only (compiled code, caches, strings) and nothing grew after it');
   } else {
-    const draining = diff.sameProcess ? drainingWork(diff, sig) : undefined;
+    const draining = diff.sameProcess ? drainingWork(diff, sig, params) : undefined;
     evidence.push(draining ?? smallSteadyGrowth(diff, sig) ?? (diff.sameProcess
       ? `no group of objects was added in every interval in proportion to the work and kept (a group must retain ${kib(sig.floorBytes)}: ${floorReason(sig)})`
       : diff.mode === 'signatures'

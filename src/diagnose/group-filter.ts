@@ -17,12 +17,6 @@ export const V8_INTERNAL = /^\((compiled code|system|object shape|sliced string|
 /** Hops that carry something else: never named as what leaks (the frame's store is). */
 export const PLUMBING = /^(AsyncContextFrame)$/;
 
-/**
- * Members one growing thing has along a path at least: objects made once each (a lazily made service
- * and its parts) are not. A class summed over its paths needs this many per path on average.
- */
-export const MIN_MEMBERS_PER_PATH = 4;
-
 /** A class whose growth is the program's: neither V8's own objects nor context plumbing. */
 export function isProgramGrowth(className: string): boolean {
   return !V8_INTERNAL.test(className) && !PLUMBING.test(className);

@@ -14,11 +14,11 @@ import type { Significance } from './growth-model.js';
 import { judgeGroup, nativeWrapperClasses, scoreGroup, type HolderGroup } from './judge-group.js';
 import { firstMaxIdOf } from './fold-findings.js';
 import { holderGroupsOf } from './holder-groups.js';
-import { holderReadText, holderToRead, holderVerdict, holderZ, type HolderReads } from './holder-reads.js';
+import { holderReadText, holderToRead, holderVerdict, holderZ, readsWithin, type HolderReads } from './holder-reads.js';
 import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
-import { countsAsGrowth, mayLeadFinding, MIN_MEMBERS_PER_PATH } from './group-filter.js';
+import { countsAsGrowth, mayLeadFinding } from './group-filter.js';
 import { externalText, isExternal, isProgramClass, nameAfterProgram } from './carriers.js';
 import { rates } from './finding-rates.js';
 
@@ -61,8 +61,11 @@ function fewText(className: string): string | undefined {
   return FRAMEWORK_OBJECTS.find((f) => f.few && f.className.test(className))?.text;
 }
 
-/** Groups to judge: single paths, then per-class sums of classes whose paths differ per member. */
-export function withClassSums(groups: readonly GrowingGroup[]): GrowingGroup[] {
+/**
+ * Groups to judge: single paths, then per-class sums of classes whose paths differ per member (at least
+ * `minMembersPerPath` a path on average, ModelParams).
+ */
+export function withClassSums(groups: readonly GrowingGroup[], minMembersPerPath: number): GrowingGroup[] {
   const out = [...groups];
   const byClass = new Map<string, GrowingGroup[]>();
   for (const g of groups) {
@@ -74,7 +77,7 @@ export function withClassSums(groups: readonly GrowingGroup[]): GrowingGroup[] {
   for (const [className, list] of byClass) {
     // One leak split over paths has many members on each; objects made once each along paths of their
     // own (a singleton's array per service) are not one growing thing.
-    if (list.length < 2 || total(list, (g) => g.counts[g.counts.length - 1]!) < MIN_MEMBERS_PER_PATH * list.length) continue;
+    if (list.length < 2 || total(list, (g) => g.counts[g.counts.length - 1]!) < minMembersPerPath * list.length) continue;
     // The chain shown is the path of the members the model counts as kept (alive at the newest snapshot
     // and born before its last interval), not of the largest path: beside a leak of a busy class, the
     // largest path is often the work in flight at the newest snapshot.
@@ -121,20 +124,21 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
       return row ? [{ group: h, row }] : [];
     });
   const nativeWrappers = nativeWrapperClasses(diff.classes);
-  const scored = withClassSums(groups).flatMap((c) => {
+  const scored = withClassSums(groups, ctx.params.minMembersPerPath).flatMap((c) => {
     const row = rowOf.get(c.className);
     const k = scoreGroup(c, row, ctx.work, ctx.significance, nativeWrappers);
     return k ? [{ c, row, k }] : [];
   });
   const zNeeded = leakZ(scored.length, ctx.params.falseAlarm);
-  const readsOf = holderReadsOf(input, diff);
+  const reads = readsWithin(input.holderReads ?? [], ctx.params);
+  const readsOf = holderReadsOf(reads, diff);
   const open: Candidate[] = [];
   // Findings before candidates; within each, single paths largest first, then classes summed over paths.
   const judged = scored
     .map((x) => {
-      const reads = readsOf(x.c);
-      const after = reads ? holderVerdict(reads.reads, x.k.kept, holderZ(ctx.params.falseAlarm, input.holderReads!.length), ctx.params.zRuledOut) : undefined;
-      return { ...x, reads, after, status: judgeGroup(x.k, x.c, x.row, zNeeded, ctx.params, ctx.work, holderRows(x.c), after) };
+      const own = readsOf(x.c);
+      const after = own ? holderVerdict(own.reads, x.k.kept, holderZ(ctx.params.falseAlarm, reads.length), ctx.params.zRuledOut) : undefined;
+      return { ...x, reads: own, after, status: judgeGroup(x.k, x.c, x.row, zNeeded, ctx.params, ctx.work, holderRows(x.c), after) };
     })
     .filter((x) => x.status !== undefined)
     .sort((a, b) => (a.status === b.status ? 0 : a.status === 'leak' ? -1 : 1));
@@ -181,7 +185,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
     if (!mayLeadFinding(g)) continue;
     found.add(c.className);
     const few = fewText(c.className);
-    const external = isExternal(c);
+    const external = isExternal(c, ctx.params.externalShare);
     findings.push({
       kind: external ? 'external' : few ? 'should-be-few' : 'leak',
       className: c.className,
@@ -230,10 +234,9 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
 }
 
 /** The reads of a group's holder after the last snapshot (attach, holder-reads.ts), when it was read. */
-function holderReadsOf(input: DiagnoseInput, diff: DiffResult): (g: GrowingGroup) => HolderReads | undefined {
-  const all = input.holderReads;
+function holderReadsOf(all: readonly HolderReads[], diff: DiffResult): (g: GrowingGroup) => HolderReads | undefined {
   const firstMaxId = firstMaxIdOf(diff);
-  if (!all || all.length === 0 || firstMaxId === undefined) return () => undefined;
+  if (all.length === 0 || firstMaxId === undefined) return () => undefined;
   const byId = new Map(all.map((h) => [h.holderId, h]));
   return (g) => {
     const holder = holderToRead(g.chain, firstMaxId);

@@ -34,14 +34,12 @@ export function workPerInterval(intervals: number, unitsAt?: readonly (number | 
   return units ?? (timesAt ? from(timesAt) : undefined) ?? new Array<number>(intervals).fill(1);
 }
 
-/** A quarter of the fastest interval's rate per unit of work: the least every interval must add. */
-export const STEADY_SHARE = 0.25;
-
 /**
- * Every interval added, in proportion to its work: added[k] ≥ max(1, STEADY_SHARE × rate × work[k]),
- * with rate = max_k added[k] / work[k], the fastest interval's. With one interval, any addition counts (the caller asks for more).
+ * Every interval added, in proportion to its work: added[k] ≥ max(1, share × rate × work[k]), with
+ * rate = max_k added[k] / work[k], the fastest interval's, and share ModelParams.steadyShare. With one
+ * interval, any addition counts (the caller asks for more).
  */
-export function growsWithWork(added: readonly number[], work: readonly number[]): boolean {
+export function growsWithWork(added: readonly number[], work: readonly number[], share: number): boolean {
   const total = added.reduce((a, b) => a + b, 0);
   const totalWork = work.reduce((a, b) => a + b, 0);
   if (total <= 0 || totalWork <= 0) return false;
@@ -49,7 +47,7 @@ export function growsWithWork(added: readonly number[], work: readonly number[])
   // then 6 source strings over equal work) clears a quarter of the mean (5.9) but not of its first
   // interval (10.3); a leak's per-unit rate stays within a factor of four from one interval to the next.
   const rate = Math.max(...added.map((a, k) => a / work[k]!));
-  return added.every((a, k) => a >= Math.max(1, STEADY_SHARE * rate * work[k]!));
+  return added.every((a, k) => a >= Math.max(1, share * rate * work[k]!));
 }
 
 /** Sizes of one class at each snapshot, for the noise estimate. */
@@ -97,9 +95,7 @@ export function significance(liveSizes: readonly number[], classes: readonly Siz
   return { floorBytes, totalsFloorBytes, classFloorBytes: Math.max(totalsFloorBytes, noiseBytes), liveBytes, noiseBytes };
 }
 
-/** The count fell back well below its peak by the last snapshot. */
-export const DRAINED_SHARE = 0.7;
-
-export function drainedAfterPeak(counts: readonly number[]): boolean {
-  return counts.length > 1 && counts[counts.length - 1]! < DRAINED_SHARE * Math.max(...counts);
+/** The count fell back below `share` (ModelParams.drainedShare) of its peak by the last snapshot. */
+export function drainedAfterPeak(counts: readonly number[], share: number): boolean {
+  return counts.length > 1 && counts[counts.length - 1]! < share * Math.max(...counts);
 }

@@ -7,6 +7,7 @@
 import type { ChainHop } from '../analysis/chain-description.js';
 import { anchorIndex } from './fold-findings.js';
 import { mayBePause, normalQuantile } from './kept-model.js';
+import type { ModelParams } from './model-params.js';
 
 /** One read of a holder's member count. `interval` 0 is the start (just after the last snapshot). */
 export interface HolderRead {
@@ -23,8 +24,14 @@ export interface HolderReads {
   readonly reads: readonly HolderRead[];
 }
 
-/** The most holders read after a capture: the candidates' first few. */
-export const MOST_HOLDERS_READ = 3;
+/**
+ * The reads a diagnosis uses: the first `mostHoldersRead` holders, over the first `holderReadIntervals`
+ * intervals (ModelParams). Attach reads exactly that many; a sweep of smaller values sees what fewer
+ * reads would have said.
+ */
+export function readsWithin(all: readonly HolderReads[], params: ModelParams): HolderReads[] {
+  return all.slice(0, params.mostHoldersRead).map((h) => ({ ...h, reads: h.reads.filter((r) => r.interval <= params.holderReadIntervals) }));
+}
 
 /**
  * The holder to read for a group: the first hop from its anchor on (the first hop there before the first

@@ -7,7 +7,6 @@ import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
 import { addedObjects, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
 import { classKeeps, inFlightOf, keptRate, keptRateOfCounts, mayBePause, withinInFlightSeen, type KeptRate } from './kept-model.js';
-import { MIN_MEMBERS_PER_PATH } from './group-filter.js';
 import type { HolderVerdict } from './holder-reads.js';
 import type { ModelParams, ProportionalRule } from './model-params.js';
 
@@ -72,7 +71,7 @@ export function judgeGroup(
   // unknown, so its last interval's survivors cannot be told from it either way (z is 0 by want of
   // evidence, not by evidence of nothing). It is a candidate; the holder's reads settle it.
   // A few objects made once (a singleton made on first use) are not a growing thing at all.
-  const unknown = k.lastUnknown && k.kept[k.kept.length - 1]! >= MIN_MEMBERS_PER_PATH;
+  const unknown = k.lastUnknown && k.kept[k.kept.length - 1]! >= params.minMembersPerPath;
   const stopped = !unknown && k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z);
   // While attach can take another snapshot, a stop that only the trailing intervals show may be a pause
   // between bursts (mayBePause): not sure yet, so the capture goes on. At the end it is ruled out.

@@ -6,6 +6,7 @@
 // A part "grows" when its fitted rise over the window is clearly above the noise around the fit (GC
 // makes heapUsed a sawtooth) and above a floor that ignores warm-up crumbs.
 
+import { DEFAULT_MODEL, type ModelParams } from './model-params.js';
 /** One reading: RSS from /proc, and the target's process.memoryUsage() when it was asked. */
 export interface MemorySample {
   /** Unix time in ms. */
@@ -55,10 +56,8 @@ export interface MemoryTrend {
 }
 
 const MS_PER_HOUR = 3_600_000;
-/** Below this fitted rise a part is not called growing, whatever the fit says. */
-export const MIN_RISE_BYTES = 1024 * 1024;
-/** The rise must exceed the residual noise this many times. */
-export const NOISE_FACTOR = 2;
+// A part grows when its fitted rise reaches ModelParams.trendMinRiseBytes and trendNoiseFactor times
+// the residual noise.
 
 export function fitLine(xs: readonly number[], ys: readonly number[]): Fit {
   const n = xs.length;
@@ -80,8 +79,8 @@ export function fitLine(xs: readonly number[], ys: readonly number[]): Fit {
   };
 }
 
-function isGrowing(fit: Fit, samples: number): boolean {
-  return samples >= 3 && fit.riseBytes >= MIN_RISE_BYTES && fit.riseBytes >= NOISE_FACTOR * fit.noiseBytes;
+function isGrowing(fit: Fit, samples: number, params: ModelParams): boolean {
+  return samples >= 3 && fit.riseBytes >= params.trendMinRiseBytes && fit.riseBytes >= params.trendNoiseFactor * fit.noiseBytes;
 }
 
 function partValue(s: MemorySample, part: MemoryPart): number | undefined {
@@ -95,18 +94,15 @@ function partValue(s: MemorySample, part: MemoryPart): number | undefined {
 export const SETTLE_MS = 2000;
 /** Samples a window between pauses needs to say which way the native part goes. */
 const MIN_WINDOW_SAMPLES = 3;
-/**
- * Running time between pauses the native part must be watched over: a young or busy process's allocator
- * and code grow native memory for seconds at a time (the control agent: +15.7 MiB over 11 s of windows,
- * every window rising, no leak), which a minute of steady rise tells apart.
- */
-export const MIN_NATIVE_SPAN_MS = 60_000;
+// Running time between pauses the native part must be watched over (ModelParams.nativeMinSpanMs): a
+// young or busy process's allocator and code grow native memory for seconds at a time, which a minute of
+// steady rise tells apart.
 
 /**
  * The native part between the snapshots' pauses: samples within a pause or SETTLE_MS after it are
  * dropped, and each window between pauses is stitched to the end of the one before, so no step across a
  * snapshot counts (each leaves native memory behind in the target, and keeps settling after it).
- * Grows only when every window long enough to tell rose, over MIN_NATIVE_SPAN_MS of windows at least.
+ * Grows only when every window long enough to tell rose, over `nativeMinSpanMs` of windows at least.
  */
 export function nativeBetweenPauses(samples: readonly MemorySample[], pauses: readonly Pause[]): { xs: number[]; ys: number[]; everyWindowRose: boolean; spanMs: number } {
   const gaps = [...pauses].sort((a, b) => a.startMs - b.startMs).map((p) => [p.startMs, p.endMs + SETTLE_MS] as const);
@@ -147,11 +143,11 @@ export function nativeBetweenPauses(samples: readonly MemorySample[], pauses: re
  * `headroomBytes`: what is left under the limit at the end (cgroup limit − usage, or MemAvailable).
  * `pauses`: the snapshots' pauses; the native part is judged between them (nativeBetweenPauses).
  */
-export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?: number, pauses?: readonly Pause[]): MemoryTrend {
+export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?: number, pauses?: readonly Pause[], params: ModelParams = DEFAULT_MODEL): MemoryTrend {
   const xs = samples.map((s) => s.t);
   const rssFit = fitLine(xs, samples.map((s) => s.rss));
   const durationMs = samples.length > 1 ? xs[xs.length - 1]! - xs[0]! : 0;
-  const rssGrowing = isGrowing(rssFit, samples.length);
+  const rssGrowing = isGrowing(rssFit, samples.length, params);
   const rss = {
     ...rssFit,
     bytesPerHour: rssFit.slope * MS_PER_HOUR,
@@ -168,11 +164,11 @@ export function summarizeTrend(samples: readonly MemorySample[], headroomBytes?:
       if (part === 'native' && between) {
         const fit = fitLine(between.xs, between.ys);
         const ends = between.ys.length > 0 ? { first: between.ys[0]!, last: between.ys[between.ys.length - 1]! } : { first: 0, last: 0 };
-        return { part, ...fit, bytesPerHour: fit.slope * MS_PER_HOUR, ...ends, growing: between.everyWindowRose && between.spanMs >= MIN_NATIVE_SPAN_MS && isGrowing(fit, between.ys.length) };
+        return { part, ...fit, bytesPerHour: fit.slope * MS_PER_HOUR, ...ends, growing: between.everyWindowRose && between.spanMs >= params.nativeMinSpanMs && isGrowing(fit, between.ys.length, params) };
       }
       const ys = withHeap.map((s) => partValue(s, part)!);
       const fit = fitLine(hx, ys);
-      return { part, ...fit, bytesPerHour: fit.slope * MS_PER_HOUR, first: ys[0]!, last: ys[ys.length - 1]!, growing: isGrowing(fit, ys.length) };
+      return { part, ...fit, bytesPerHour: fit.slope * MS_PER_HOUR, first: ys[0]!, last: ys[ys.length - 1]!, growing: isGrowing(fit, ys.length, params) };
     });
   }
   const growing: (MemoryPart | 'rss')[] = parts

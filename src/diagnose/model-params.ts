@@ -15,6 +15,46 @@ export interface ModelParams {
   readonly minGroupBytes: number;
   /** Share of the live heap a judgement on class totals must clear (with the noise between snapshots). */
   readonly liveShare: number;
+  /** Share of a growing group's retained bytes that backing stores must make for it to be `external`. */
+  readonly externalShare: number;
+  /**
+   * Totals (backing stores, pending queues, profile sites) grow with the work when every interval added
+   * at least this share of the fastest interval's rate times its work (growth-model.ts growsWithWork).
+   */
+  readonly steadyShare: number;
+  /** A count drained when it fell below this share of its peak by the last snapshot. */
+  readonly drainedShare: number;
+  /** Warm-up: the last interval added at most this share of what the first interval kept. */
+  readonly warmUpTail: number;
+  /**
+   * Survivors a class summed over several retainer paths needs per path on average, and members a class
+   * new in the last interval needs to stay a candidate: objects made once each are not a growing thing.
+   */
+  readonly minMembersPerPath: number;
+  /** Backlogs (backlog-findings.ts): pending objects at the peak of a pile-up. */
+  readonly backlogMinCount: number;
+  /** Backlogs: what a pile-up must hold more at its peak than at the first snapshot, whatever the heap. */
+  readonly backlogMinBytes: number;
+  /** Backlogs: share of a class's members replaced between snapshots for it to be work in progress. */
+  readonly backlogMinTurnover: number;
+  /** Backlogs: a queue still rising must rise by at least this many objects in every interval. */
+  readonly backlogMinStep: number;
+  /** LangGraph: checkpoint puts waiting at once that make a backlog. */
+  readonly checkpointMinPuts: number;
+  /** LangGraph: checkpoint puts waiting per run in flight that say runs do not wait for their writes. */
+  readonly checkpointPutsPerRun: number;
+  /** LangGraph: runs in flight that make a pile-up (a handful is a graph's own concurrency). */
+  readonly checkpointMinRuns: number;
+  /** Native memory: the stitched windows between pauses must span at least this long (ms). */
+  readonly nativeMinSpanMs: number;
+  /** A timeline part grows only when its fitted rise reaches this many bytes. */
+  readonly trendMinRiseBytes: number;
+  /** A timeline part grows only when its fitted rise is this many times its residual noise. */
+  readonly trendNoiseFactor: number;
+  /** Holder reads: the most candidates' holders read after the last snapshot. */
+  readonly mostHoldersRead: number;
+  /** Holder reads: intervals read after the last snapshot. */
+  readonly holderReadIntervals: number;
   /**
    * Set while attach's default capture can still take another snapshot (attach-settle.ts): growth that
    * stopped in the trailing intervals only, and may be a pause between bursts, is a candidate, not ruled
@@ -43,6 +83,23 @@ export const DEFAULT_MODEL: ModelParams = {
   keptShare: 0.5,
   minGroupBytes: 16 * 1024,
   liveShare: 0.002,
+  externalShare: 0.5,
+  steadyShare: 0.25,
+  drainedShare: 0.7,
+  warmUpTail: 0.25,
+  minMembersPerPath: 4,
+  backlogMinCount: 20,
+  backlogMinBytes: 256 * 1024,
+  backlogMinTurnover: 0.5,
+  backlogMinStep: 5,
+  checkpointMinPuts: 5,
+  checkpointPutsPerRun: 3,
+  checkpointMinRuns: 5,
+  nativeMinSpanMs: 60_000,
+  trendMinRiseBytes: 1024 * 1024,
+  trendNoiseFactor: 2,
+  mostHoldersRead: 3,
+  holderReadIntervals: 4,
 };
 
 /**

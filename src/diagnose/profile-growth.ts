@@ -21,6 +21,7 @@
 
 import { allocationSiteKey, foldAllocationStack, type AllocationFrame, type AllocationSite } from '../analysis/allocation-site.js';
 import { growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
+import { DEFAULT_MODEL } from './model-params.js';
 
 /** One reading of the profile series (src/attach/profile-run.ts gives these). */
 export interface ProfilePoint {
@@ -180,7 +181,7 @@ export function diagnoseProfile(input: ProfileInput): ProfileDiagnosis {
     const sampleSteps = stepsOf(s.samples);
     const addedSamples = s.samples[n - 1]! - s.samples[0]!;
     const checks: SiteChecks = {
-      growsWithWork: growsWithWork(stepsOf(s.bytes), work),
+      growsWithWork: growsWithWork(stepsOf(s.bytes), work, DEFAULT_MODEL.steadyShare),
       enoughSamples: sampleSteps.every((d) => d > 0) && addedSamples >= Math.max(MIN_SITE_SAMPLES, NOISE_SIGMAS * Math.sqrt(2 * s.samples[0]!)),
       matters: addedBytes >= floor.classFloorBytes,
     };

@@ -82,7 +82,7 @@ export function signatureGrowthFindings(diff: DiffResult, rates: GrowthRates): P
     if (!mayLeadFinding(g)) continue; // listed under a finding, never one (group-filter.ts)
     const count = addedObjects(g);
     const gained = g.counts[n - 1]! - g.counts[0]!;
-    const external = isExternal(g);
+    const external = isExternal(g, params.externalShare);
     findings.push({
       kind: external ? 'external' : 'leak',
       className: g.className,

@@ -11,7 +11,7 @@ import { labelChain } from '../../diagnose/chain-labels.js';
 import { diagnoseCapture } from '../../diagnose/diagnose-capture.js';
 import type { Diagnosis } from '../../diagnose/finding.js';
 import { firstMaxIdOf } from '../../diagnose/fold-findings.js';
-import { holderToRead, MOST_HOLDERS_READ } from '../../diagnose/holder-reads.js';
+import { holderToRead } from '../../diagnose/holder-reads.js';
 import { DEFAULT_MODEL, type ModelParams } from '../../diagnose/model-params.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../parse-options.js';
@@ -21,9 +21,9 @@ const SETTLING: ModelParams = { ...DEFAULT_MODEL, settling: true };
 
 /**
  * Intervals the default capture goes on reading the candidates' holders once its snapshots are spent
- * (holder-reads.ts; docs/diagnosis-model.md says why four).
+ * (holder-reads.ts; docs/diagnosis-model.md says why four), and how many holders at most: the model's.
  */
-export const HOLDER_READ_INTERVALS = 4;
+export const HOLDER_READ_INTERVALS = DEFAULT_MODEL.holderReadIntervals;
 
 /** The holders of an unsettled diagnosis's candidates, the first few, each once. */
 function holdersToRead(diff: DiffResult, d: Diagnosis): HolderToRead[] {
@@ -33,7 +33,7 @@ function holdersToRead(diff: DiffResult, d: Diagnosis): HolderToRead[] {
   for (const c of d.candidates ?? []) {
     const hop = holderToRead(c.chain, firstMaxId);
     if (hop && !out.some((h) => h.holderId === hop.node.id)) out.push({ holderId: hop.node.id, className: hop.node.className });
-    if (out.length === MOST_HOLDERS_READ) break;
+    if (out.length === DEFAULT_MODEL.mostHoldersRead) break;
   }
   return out;
 }
