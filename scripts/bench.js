@@ -38,7 +38,7 @@ const nodeFlags = [`--max-old-space-size=${Number(opts['heap-mb'])}`];
 // Each tool: a label and the node argv for one snapshot pair (and its third, `later`). `vs` names the row its
 // ratios are taken to and `times` scales it: `diff` is compared with 2× leakhunt analyze; the signature mode
 // (snapshots whose ids cannot line up: other inspector sessions, other instances) with the id mode on the
-// same files, which is its target (DESIGN.md: ≤ 1.3× the time, ≤ 1.15× the peak RSS).
+// same files, which is its target (docs/benchmarks.md: ≤ 1.3× the time, ≤ 1.15× the peak RSS).
 const lh = (...args) => [opts.leakhunt, ...args, '--json'];
 const TOOLS = {
   leakhunt: { label: 'leakhunt analyze', argv: (s) => lh('analyze', s.before), json: true },

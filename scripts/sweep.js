@@ -8,12 +8,12 @@
 // A sweep is a training step: its seeds are the development set; a fresh seed measures the error rate.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 const dist = new URL('../dist/', import.meta.url);
 const { diagnoseCapture } = await import(new URL('src/diagnose/diagnose-capture.js', dist).href);
 const { DEFAULT_MODEL } = await import(new URL('src/diagnose/model-params.js', dist).href);
-const { judge, summarize } = await import(new URL('test/helpers/eval/judge.js', dist).href);
+const { ALARMS, aboveLimit, judge, summarize } = await import(new URL('test/helpers/eval/judge.js', dist).href);
 const { truthOf } = await import(new URL('test/helpers/eval/draw.js', dist).href);
 
 const args = process.argv.slice(2);
@@ -60,26 +60,36 @@ for (const run of dirs) {
       console.error(`sweep: ${dir}: report failed, left out`);
       continue;
     }
-    programs.push({ params: JSON.parse(readFileSync(join(dir, 'params.json'), 'utf8')), out });
+    programs.push({ params: JSON.parse(readFileSync(join(dir, 'params.json'), 'utf8')), out, label: `${basename(run)}#${k}` });
     process.stderr.write(`\rsweep: ${programs.length} programs analysed`);
   }
 }
 process.stderr.write('\n');
 
-const pct = (x) => (x === undefined || Number.isNaN(x) ? '—' : `${(100 * x).toFixed(1)}%`);
+/** Diagnose every kept program with one parameter set, judged as the eval judges. */
+function run(params) {
+  return programs.map(({ params: p, out }) => {
+    const d = diagnoseCapture(out, out.snapshots, out.samples ?? [], out.capture?.unitCount?.count, params, out.capture?.holderReads);
+    const answer = { verdict: d.verdict, exitCode: null, evidence: d.evidence, findings: d.findings, taken: out.snapshots.length };
+    const judged = judge(p, answer, []);
+    return { params: p, truth: truthOf(p), ...answer, ...judged, problems: [], verdict: d.verdict, right: judged.judgement === 'right' };
+  });
+}
+const of = (k, n) => `${k}/${n}`.padStart(9);
+const baseline = run(DEFAULT_MODEL);
+console.log(`${programs.length} programs from ${dirs.join(', ')}, diagnosed at ${commit}`);
 for (const { name, values } of sweeps) {
-  console.log(`\n${name} (default ${DEFAULT_MODEL[name]}), ${programs.length} programs from ${dirs.join(', ')}, diagnosed at ${commit}`);
-  console.log('  value      false alarms  detection ≥ limit  detection all  inconclusive  wrong');
+  console.log(`\n${name} (default ${DEFAULT_MODEL[name]})`);
+  console.log('  value      false alarms  found ≥ limit  found, all  backlogs right  inconclusive  wrong  changed');
   for (const value of values) {
-    const params = { ...DEFAULT_MODEL, [name]: value };
-    const results = programs.map(({ params: p, out }) => {
-      const d = diagnoseCapture(out, out.snapshots, out.samples ?? [], out.capture?.unitCount?.count, params, out.capture?.holderReads);
-      const answer = { verdict: d.verdict, exitCode: null, evidence: d.evidence, findings: d.findings, taken: out.snapshots.length };
-      const judged = judge(p, answer, []);
-      return { params: p, truth: truthOf(p), ...answer, ...judged, problems: [], verdict: d.verdict, right: judged.judgement === 'right' };
-    });
+    const results = run({ ...DEFAULT_MODEL, [name]: value });
     const s = summarize(results);
-    const wrong = results.filter((r) => r.judgement === 'wrong').length;
-    console.log(`  ${String(value).padEnd(10)} ${pct(s.falseAlarmRate).padStart(12)}  ${pct(s.detectionRateAboveLimit).padStart(17)}  ${pct(s.detectionRate).padStart(13)}  ${pct(s.inconclusiveRate).padStart(12)}  ${String(wrong).padStart(5)}`);
+    const healthy = results.filter((r) => r.truth === 'none');
+    const leaky = results.filter((r) => ['leak', 'external', 'native'].includes(r.truth));
+    const backlogs = results.filter((r) => r.truth === 'backlog');
+    const above = leaky.filter((r) => aboveLimit(r.params));
+    const count = (list, f) => list.filter(f).length;
+    const changed = programs.filter((_, k) => results[k].verdict !== baseline[k].verdict).map((p) => p.label);
+    console.log(`  ${(String(value) + (value === DEFAULT_MODEL[name] ? ' *' : '')).padEnd(10)} ${of(count(healthy, (r) => ALARMS.has(r.verdict)), healthy.length).padStart(12)}  ${of(count(above, (r) => r.right), above.length).padStart(13)}  ${of(count(leaky, (r) => r.right), leaky.length).padStart(10)}  ${of(count(backlogs, (r) => r.right), backlogs.length).padStart(14)}  ${String(s.counts.inconclusive).padStart(12)}  ${String(s.counts.wrong).padStart(5)}  ${String(changed.length).padStart(7)}${changed.length > 0 && changed.length <= 8 ? `  ${changed.join(' ')}` : ''}`);
   }
 }

@@ -2,7 +2,7 @@
 // it. An AsyncContextFrame (Node 24 by default; 22 with --experimental-async-context-frame) is the Map
 // from each AsyncLocalStorage to its store that every async resource created in a context captures;
 // frames (and the `table` arrays behind them) pile up exactly as fast as whatever captured them, so a
-// group of them is the store's carrier, named by what its frames hold (DESIGN.md, "Node facts").
+// group of them is the store's carrier, named by what its frames hold (docs/node-facts.md).
 
 import type { HeapAnalysis } from './heap-analysis.js';
 import { hopName } from './path-signatures.js';

@@ -1,4 +1,4 @@
-// The checks made before anything is sent to a process (DESIGN.md, "Attaching safely"), from /proc
+// The checks made before anything is sent to a process (docs/attach.md, the plan), from /proc
 // only: it exists, we may signal it (same uid or root), it is node (exe / cmdline, not comm), it
 // catches SIGUSR1 (a process that does not is killed by it), which ports it already listens on, its
 // resident memory and the room left under its cgroup limit / MemAvailable. The result is data: the

@@ -3,8 +3,8 @@
 // for it (most of it stays resident afterwards), and the file's size. The constants are measurements
 // (issue 13, defect 10; fixtures/heap-size.cjs and scripts/bench-attach.js, Node 20 and 24, a 2-core VM
 // shared with other work, load average 4–7):
-// - heap nodes: 40 bytes of heapUsed a node in the fixture's mix (89.6 MB → 2,240,876 nodes); DESIGN.md
-//   measured ~60 in agent-like heaps. 40 counts more nodes, so the pause and memory err high.
+// - heap nodes: 40 bytes of heapUsed a node in the fixture's mix (89.6 MB → 2,240,876 nodes); the design
+//   notes measured ~60 in agent-like heaps. 40 counts more nodes, so the pause and memory err high.
 // - pause: the first snapshot of a process is the slow one (its memory is faulted in): 6.5–12.6 µs a node
 //   (70–90 MiB heaps, 14.7–29 s); later ones 2.4–7.6 µs. An idle machine is several times faster (the issue
 //   saw 2.9–4.6 s for a 216 MiB heap, under 1 µs a node): the plan gives a range, from 1 µs a node up to

@@ -2,7 +2,7 @@
 // captured it (with a timer's callback and where it was defined), which hop is a native holder, which
 // is a known agent-framework object. The shapes come from recognisers.ts; this file only walks them.
 //
-// Store shapes (Node facts, DESIGN.md):
+// Store shapes (docs/node-facts.md):
 //   20/22:              store ←"<symbol kResourceStore>"— resource
 //   24 no-frame:        store ←"<symbol kResourceStore>"— Object ←"<symbol kAsyncLocalStorageContext>"— resource
 //   AsyncContextFrame:  store ←k+1— (array) ←"table"— AsyncContextFrame ←"<symbol kAsyncContextFrame>"— resource

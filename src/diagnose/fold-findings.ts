@@ -1,7 +1,7 @@
 // Findings that share one root cause become one finding with its members listed. Decided on the graph,
 // never on names: a growth finding's chain runs from its new objects back to the root, and the first
 // hop that already existed at the first snapshot (its V8 id is at most that snapshot's largest id: ids
-// only grow, DESIGN.md) is where the growth hangs on the program's lasting structure — its *anchor*.
+// only grow, docs/node-facts.md) is where the growth hangs on the program's lasting structure — its *anchor*.
 // Groups anchored at the same node are held by the same lasting holder (in the demo: ResolvingLoadBalancer,
 // ChannelzInfoTracker, InternalChannel and the RunTree the channel's timer captured all hang on one
 // old Subchannel's listener set: one leaked channel per turn). The largest stays the finding; the

@@ -1,7 +1,8 @@
-// What a series of memory samples says (used by watch, attach and the verdict): the RSS slope (least squares), when the limit is reached at
-// that rate, and which part grows. `process.memoryUsage()` splits RSS three ways (DESIGN.md, "Node
-// facts"): heap (heapUsed: JS objects), external (Buffers, ArrayBuffers, wasm) and native, the rest
-// (rss − heapTotal − external: zlib, addons, allocator fragmentation, snapshot leftovers).
+// What a series of memory samples says (used by watch, attach and the verdict): the RSS slope (least
+// squares), when the limit is reached at that rate, and which part grows. `process.memoryUsage()` splits
+// RSS three ways (docs/node-facts.md): heap (heapUsed: JS objects), external (Buffers, ArrayBuffers,
+// wasm) and native, the rest (rss − heapTotal − external: zlib, addons, allocator fragmentation,
+// snapshot leftovers).
 //
 // A part "grows" when its fitted rise over the window is clearly above the noise around the fit (GC
 // makes heapUsed a sawtooth) and above a floor that ignores warm-up crumbs.

@@ -1,5 +1,5 @@
 // What leakhunt recognises on a retainer chain, as data: new frameworks and new Node shapes are a row
-// here, not new code. Shapes measured on Node 20, 22 and 24 snapshots (see DESIGN.md, "Node facts").
+// here, not new code. Shapes measured on Node 20, 22 and 24 snapshots (docs/node-facts.md).
 // Class rows are matched against chain-labels.ts' recognisedName: the class name, except for V8's hidden
 // objects, which keep their own name (`system / PromiseReaction`, where the class name is `(system)`).
 // Every row is proven on real snapshots of fixture programs by test/e2e/recognisers-real.test.ts; a row
