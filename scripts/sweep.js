@@ -45,7 +45,10 @@ function reportOf(dir) {
   const cached = join(dir, `report-${seriesCommit}.json`);
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8'));
   const r = spawnSync(process.execPath, [bin, 'report', join(dir, 'capture'), '--json', '--no-progress'], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (r.status !== 0) return undefined;
+  if (r.status !== 0) {
+    console.error(`sweep: ${dir}: ${r.stderr.trim().split('\n')[0] ?? `exit ${r.status}`}`);
+    return undefined;
+  }
   writeFileSync(cached, r.stdout, { mode: 0o600 });
   return JSON.parse(r.stdout);
 }
