@@ -92,7 +92,7 @@ for (const { name, values } of sweeps) {
     const backlogs = results.filter((r) => r.truth === 'backlog');
     const above = leaky.filter((r) => aboveLimit(r.params));
     const count = (list, f) => list.filter(f).length;
-    const changed = programs.filter((_, k) => results[k].verdict !== baseline[k].verdict).map((p) => p.label);
-    console.log(`  ${(String(value) + (value === DEFAULT_MODEL[name] ? ' *' : '')).padEnd(10)} ${of(count(healthy, (r) => ALARMS.has(r.verdict)), healthy.length).padStart(12)}  ${of(count(above, (r) => r.right), above.length).padStart(13)}  ${of(count(leaky, (r) => r.right), leaky.length).padStart(10)}  ${of(count(backlogs, (r) => r.right), backlogs.length).padStart(14)}  ${String(s.counts.inconclusive).padStart(12)}  ${String(s.counts.wrong).padStart(5)}  ${String(changed.length).padStart(7)}${changed.length > 0 && changed.length <= 8 ? `  ${changed.join(' ')}` : ''}`);
+    const changed = programs.flatMap((p, k) => (results[k].verdict !== baseline[k].verdict ? [`${p.label} (${results[k].truth}: ${baseline[k].verdict} → ${results[k].verdict})`] : []));
+    console.log(`  ${(String(value) + (value === DEFAULT_MODEL[name] ? ' *' : '')).padEnd(10)} ${of(count(healthy, (r) => ALARMS.has(r.verdict)), healthy.length).padStart(12)}  ${of(count(above, (r) => r.right), above.length).padStart(13)}  ${of(count(leaky, (r) => r.right), leaky.length).padStart(10)}  ${of(count(backlogs, (r) => r.right), backlogs.length).padStart(14)}  ${String(s.counts.inconclusive).padStart(12)}  ${String(s.counts.wrong).padStart(5)}  ${String(changed.length).padStart(7)}${changed.length > 0 && changed.length <= 8 ? `\n    ${changed.join('\n    ')}` : ''}`);
   }
 }
