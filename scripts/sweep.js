@@ -5,6 +5,9 @@
 // <program>/report-<commit>.json, the last commit that changed how a series is built); only the
 // diagnosis runs per value.
 //   npm run sweep -- <kept dir>... --param falseAlarm=0.001,0.01,0.05 [--param zRuledOut=1,1.5,2]
+//     [--capture <attach --out dir>=<verdict>]... [--verdicts FILE]
+// --capture adds a capture of a program outside the generator (an agent fixture under attach), with the
+// verdict it should get: each value also says how many of those got it.
 // A sweep is a training step: its seeds are the development set; a fresh seed measures the error rate.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,8 +22,20 @@ const { truthOf } = await import(new URL('test/helpers/eval/draw.js', dist).href
 const args = process.argv.slice(2);
 const dirs = [];
 const sweeps = [];
+const named = [];
+/** --verdicts FILE: each program's default verdict, one line each, to compare two builds. */
+let verdictsFile;
 for (let i = 0; i < args.length; i++) {
-  if (args[i] === '--param') {
+  if (args[i] === '--capture') {
+    const [dir, expected] = (args[++i] ?? '').split('=');
+    if (!dir || !expected) {
+      console.error('sweep: --capture <dir>=<verdict>');
+      process.exit(2);
+    }
+    named.push({ dir, expected });
+  } else if (args[i] === '--verdicts') {
+    verdictsFile = args[++i];
+  } else if (args[i] === '--param') {
     const [name, values] = (args[++i] ?? '').split('=');
     if (!(name in DEFAULT_MODEL) || !values) {
       console.error(`sweep: --param name=v1,v2 with a name of ${Object.keys(DEFAULT_MODEL).join(', ')}`);
@@ -29,8 +44,8 @@ for (let i = 0; i < args.length; i++) {
     sweeps.push({ name, values: values.split(',').map(Number) });
   } else dirs.push(args[i]);
 }
-if (dirs.length === 0 || sweeps.length === 0) {
-  console.error('usage: npm run sweep -- <kept dir>... --param name=v1,v2,...');
+if ((dirs.length === 0 && named.length === 0) || (sweeps.length === 0 && !verdictsFile)) {
+  console.error('usage: npm run sweep -- <kept dir>... [--capture dir=verdict]... --param name=v1,v2,...');
   process.exit(2);
 }
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -40,11 +55,11 @@ const SERIES_SOURCES = ['src/analysis', 'src/snapshot', 'src/cli/commands/report
 const seriesCommit = execFileSync('git', ['log', '-1', '--format=%h', '--', ...SERIES_SOURCES], { encoding: 'utf8' }).trim();
 const bin = new URL('../bin/leakhunt.js', import.meta.url).pathname;
 
-/** This build's report of a kept program, analysed once. */
-function reportOf(dir) {
+/** This build's report of a kept capture (`capture` the attach --out directory), analysed once. */
+function reportOf(dir, capture = join(dir, 'capture')) {
   const cached = join(dir, `report-${seriesCommit}.json`);
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8'));
-  const r = spawnSync(process.execPath, [bin, 'report', join(dir, 'capture'), '--json', '--no-progress'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, [bin, 'report', capture, '--json', '--no-progress'], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.status !== 0) {
     console.error(`sweep: ${dir}: ${r.stderr.trim().split('\n')[0] ?? `exit ${r.status}`}`);
     return undefined;
@@ -68,6 +83,18 @@ for (const run of dirs) {
   }
 }
 process.stderr.write('\n');
+for (const c of named) {
+  c.out = reportOf(c.dir, c.dir);
+  if (!c.out) process.exit(1);
+}
+const verdictOf = (out, params) => diagnoseCapture(out, out.snapshots, out.samples ?? [], out.capture?.unitCount?.count, params, out.capture?.holderReads).verdict;
+/** The named captures that did not get their verdict with these parameters. */
+function namedMisses(params) {
+  return named.flatMap((c) => {
+    const v = verdictOf(c.out, params);
+    return v === c.expected ? [] : [`${c.dir} (${c.expected} expected: ${v})`];
+  });
+}
 
 /** Diagnose every kept program with one parameter set, judged as the eval judges. */
 function run(params) {
@@ -80,7 +107,8 @@ function run(params) {
 }
 const of = (k, n) => `${k}/${n}`.padStart(9);
 const baseline = run(DEFAULT_MODEL);
-console.log(`${programs.length} programs from ${dirs.join(', ')}, diagnosed at ${commit}`);
+if (verdictsFile) writeFileSync(verdictsFile, programs.map((p, k) => `${p.label} ${baseline[k].truth} ${baseline[k].verdict}\n`).join(''));
+console.log(`${programs.length} programs from ${dirs.join(", ") || "no kept run"}${named.length ? ` and ${named.length} named captures` : ""}, diagnosed at ${commit}`);
 for (const { name, values } of sweeps) {
   console.log(`\n${name} (default ${DEFAULT_MODEL[name]})`);
   console.log('  value      false alarms  found ≥ limit  found, all  backlogs right  inconclusive  wrong  changed');
@@ -94,5 +122,9 @@ for (const { name, values } of sweeps) {
     const count = (list, f) => list.filter(f).length;
     const changed = programs.flatMap((p, k) => (results[k].verdict !== baseline[k].verdict ? [`${p.label} (${results[k].truth}: ${baseline[k].verdict} → ${results[k].verdict})`] : []));
     console.log(`  ${(String(value) + (value === DEFAULT_MODEL[name] ? ' *' : '')).padEnd(10)} ${of(count(healthy, (r) => ALARMS.has(r.verdict)), healthy.length).padStart(12)}  ${of(count(above, (r) => r.right), above.length).padStart(13)}  ${of(count(leaky, (r) => r.right), leaky.length).padStart(10)}  ${of(count(backlogs, (r) => r.right), backlogs.length).padStart(14)}  ${String(s.counts.inconclusive).padStart(12)}  ${String(s.counts.wrong).padStart(5)}  ${String(changed.length).padStart(7)}${changed.length > 0 && changed.length <= 8 ? `\n    ${changed.join('\n    ')}` : ''}`);
+    if (named.length > 0) {
+      const misses = namedMisses({ ...DEFAULT_MODEL, [name]: value });
+      console.log(`    captures: ${named.length - misses.length}/${named.length} as expected${misses.map((m) => `\n      ${m}`).join('')}`);
+    }
   }
 }

@@ -60,6 +60,9 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
       && last - first >= zAlarm * Math.sqrt(Math.max(1, first + last));
     const drained = drainedAfterPeak(row.counts, params.drainedShare);
     if (!rising && !drained) continue;
+    // Back where it started by the last snapshot: over the series completions caught up with arrivals
+    // (a batch flushed, a burst served), so nothing piled up. Not a finding; drainingWork says it.
+    if (drained && last <= first) continue;
     const turnover = turnoverOf(row);
     // Still rising, only turnover tells pending work from kept objects; fallen back, the fall itself does.
     if (!drained && turnover < params.backlogMinTurnover) continue;
@@ -216,18 +219,25 @@ export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelPa
 }
 
 /**
- * Pending work that was already draining while observed: a class replaced between snapshots whose count
- * fell from its peak at the first snapshot to under half of it, holding more than the floor at the peak.
- * Not a finding (nothing is kept), but the evidence a `none` verdict should give.
+ * Pending work that drained while observed: a class replaced between snapshots whose count fell from its
+ * peak to under half of it and no higher than it started, holding more than the floor at the peak. Not a
+ * finding (nothing is kept), but the evidence a `none` verdict should give.
  */
 export function drainingWork(diff: DiffResult, floor: Significance, params: ModelParams): string | undefined {
-  let best: ClassDiffRow | undefined;
+  let best: { row: ClassDiffRow; at: number } | undefined;
   for (const row of diff.classes) {
     if (!isProgramGrowth(row.name) || TIME_DRIVEN.test(row.name) || !row.deletedPerInterval) continue;
     const first = row.counts[0]!, last = row.counts[row.counts.length - 1]!;
-    if (first < params.backlogMinCount || first < Math.max(...row.counts) || last > 0.5 * first) continue;
-    if (row.retainedSizes[0]! - row.retainedSizes[row.retainedSizes.length - 1]! < floor.classFloorBytes) continue;
-    if (!best || row.retainedSizes[0]! > best.retainedSizes[0]!) best = row;
+    const peak = Math.max(...row.counts);
+    const at = row.counts.indexOf(peak);
+    if (peak < params.backlogMinCount || last > Math.min(first, 0.5 * peak)) continue;
+    if (row.retainedSizes[at]! - row.retainedSizes[row.retainedSizes.length - 1]! < floor.classFloorBytes) continue;
+    if (!best || row.retainedSizes[at]! > best.row.retainedSizes[best.at]!) best = { row, at };
   }
-  return best ? `${best.name} fell from ${best.counts[0]} to ${best.counts[best.counts.length - 1]} (${best.counts.join(' → ')}): work pending at the first snapshot completed and nothing took its place — a backlog draining, not a leak` : undefined;
+  if (!best) return undefined;
+  const { row, at } = best;
+  const counts = row.counts.join(' → ');
+  return at === 0
+    ? `${row.name} fell from ${row.counts[0]} to ${row.counts[row.counts.length - 1]} (${counts}): work pending at the first snapshot completed and nothing took its place — a backlog draining, not a leak`
+    : `${row.name} rose to ${row.counts[at]} and fell back to ${row.counts[row.counts.length - 1]} (${counts}), its members replaced between snapshots: work that came and went (a batch flushed, a burst served), nothing piled up over the series — not a leak`;
 }

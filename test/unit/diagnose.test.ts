@@ -254,8 +254,14 @@ test('no backlog: a batch queue caught full in one snapshot only', () => {
   const batch = diagnose({ diff: diffOf([row('{action, payload, itemPromise}', [0, 81, 0], [0, 81], 4000)]) });
   assert.equal(batch.verdict, 'none');
   assert.equal(batch.findings.length, 0);
-  // Counts piled up over the starting level in two snapshots are a pile-up that drained.
-  assert.equal(diagnose({ diff: diffOf([row('PendingWrite', [0, 40, 81, 0], [0, 30, 81], 8000)], [], 4) }).verdict, 'backlog');
+  // Counts piled up over the starting level in two snapshots and still above it are a pile-up that drained.
+  assert.equal(diagnose({ diff: diffOf([row('PendingWrite', [0, 40, 81, 30], [0, 30, 81], 8000)], [], 4) }).verdict, 'backlog');
+  // Back where it started by the last snapshot (a tracing client's batch between flushes: 0 → 10 → 99 → 0,
+  // 251 KiB at its peak): the work came and went, nothing piled up over the series. Said, not found.
+  const flushed = diagnose({ diff: diffOf([row('{name, run_type, start_time}', [0, 10, 99, 0], [0, 10, 98], 2600)], [], 4) });
+  assert.equal(flushed.verdict, 'none');
+  assert.equal(flushed.findings.length, 0);
+  assert.match(flushed.evidence[0]!, /rose to 99 and fell back to 0 \(0 → 10 → 99 → 0\).*nothing piled up over the series/);
   // A burst at one snapshot over a steady level (a batching client's promises) is not.
   assert.notEqual(diagnose({ diff: diffOf([row('Promise', [89, 89, 507, 21], [80, 80, 500], 200)], [], 4) }).verdict, 'backlog');
 });
