@@ -79,10 +79,11 @@ for (const run of dirs) {
       continue;
     }
     programs.push({ params: JSON.parse(readFileSync(join(dir, 'params.json'), 'utf8')), out, label: `${basename(run)}#${k}` });
-    process.stderr.write(`\rsweep: ${programs.length} programs analysed`);
+    if (process.stderr.isTTY) process.stderr.write(`\rsweep: ${programs.length} programs analysed`);
   }
 }
-process.stderr.write('\n');
+if (process.stderr.isTTY) process.stderr.write('\n');
+console.error(`sweep: ${programs.length} programs analysed`);
 for (const c of named) {
   c.out = reportOf(c.dir, c.dir);
   if (!c.out) process.exit(1);
