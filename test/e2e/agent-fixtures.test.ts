@@ -2,7 +2,7 @@
 // fetch, @grpc/grpc-js, the SQLite checkpointer) snapshotted at test time and read back with
 // `leakhunt diff --json` / `leakhunt retainers --json`. Structure, not bytes: which classes grow, which
 // path holds them, which hop is the AsyncLocalStorage store on each Node version, and whether a backlog
-// drains. The incidents behind them: ../shared/background/ (see fixtures/README.md, "Agent fixtures").
+// drains. The incidents behind them: fixtures/README.md, "Agent fixtures".
 // The same stories through `leakhunt attach` on the running agents: attach-agents.test.ts.
 
 import { describe, test } from 'node:test';

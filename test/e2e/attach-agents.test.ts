@@ -5,7 +5,7 @@
 // (`--counter globalThis.__leakhuntRequests --every N`, fixtures/lib/serve.cjs), not by time: on a loaded
 // 2-core machine a snapshot freezes an agent for 2–8 s, and how many turns fit in a time interval was
 // random (the old time-paced story-A test flipped its verdict now and then). Structure, not bytes.
-// One agent at a time (each is heavy); the stories: ../shared/background/ via fixtures/README.md.
+// One agent at a time (each is heavy); the stories: fixtures/README.md, "Agent fixtures".
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// Story B as a user meets it (../shared/background/incident-async-durability-backlog.txt): an agent with
-// long turns on a real checkpointer, running free, attached by pid, snapshots paced by TIME (no
+// Story B as a user meets it (the async-durability incident; fixtures/README.md, "Agent fixtures"): an
+// agent with long turns on a real checkpointer, running free, attached by pid, snapshots paced by TIME (no
 // --counter): `leakhunt attach <pid> --snapshots 3 --interval 5s`. Two answers:
 // - SqliteSaver behind a slow pool, durability "async", long turns (fixtures/agents/checkpoint-backlog.cjs
 //   with MODEL_MS, DOC_BYTES): each turn's fast research steps queue their checkpoint puts and its slow
