@@ -55,7 +55,7 @@ export type HolderVerdict = 'grew' | 'stopped' | 'unsure';
 export interface HolderTrend {
   /** The floor (fewest members) of each interval, the start's first. */
   readonly floors: readonly number[];
-  /** The last interval's floor less the start's. */
+  /** The last interval's floor less the first interval's (not the start's: see holderTrend). */
   readonly gain: number;
   /** The standard error of a difference of two floors under "nothing is kept". */
   readonly se: number;
@@ -65,9 +65,12 @@ export interface HolderTrend {
 
 /**
  * Floors, not single reads: members in flight (a keyed Map of the requests being served) come and go
- * between reads, and the fewest an interval held is what it kept. Under "nothing is kept" the last floor
- * differs from the start's by the reads' own scatter within an interval (around its straight line,
- * pooled), twice over, plus one.
+ * between reads, and the fewest an interval held is what it kept. The baseline is the first interval's
+ * floor, not the start's: the start is read just after the last snapshot's pause, while the target
+ * catches up (every timer due during the pause fires at once, the work it held completes), so a count of
+ * work in flight reads low there and recovers after. Under "nothing is kept" the last floor differs from
+ * the first's by the reads' own scatter within an interval (around its straight line, pooled over the
+ * intervals after the start), twice over, plus one. Needs the start and two intervals.
  */
 export function holderTrend(reads: readonly HolderRead[]): HolderTrend | undefined {
   const byInterval = new Map<number, HolderRead[]>();
@@ -77,7 +80,7 @@ export function holderTrend(reads: readonly HolderRead[]): HolderTrend | undefin
     byInterval.set(r.interval, list);
   }
   const intervals = [...byInterval.keys()].sort((a, b) => a - b);
-  if (intervals.length < 2 || intervals[0] !== 0) return undefined;
+  if (intervals.length < 3 || intervals[0] !== 0) return undefined;
   // The start is read at once; an interval's floor is taken over its second half, so that growth in its
   // first half counts.
   const windows = intervals.map((k) => {
@@ -89,13 +92,13 @@ export function holderTrend(reads: readonly HolderRead[]): HolderTrend | undefin
   const floors = windows.map((w) => Math.min(...w.map((r) => r.count)));
   // The scatter around each window's own straight line: a holder that grows steadily is not noisy.
   let squares = 0, dof = 0;
-  for (const w of windows) {
+  for (const w of windows.slice(1)) {
     if (w.length < 3) continue;
     squares += residualSquares(w);
     dof += w.length - 2;
   }
   const variance = dof > 0 ? squares / dof : 0;
-  const gain = floors[floors.length - 1]! - floors[0]!;
+  const gain = floors[floors.length - 1]! - floors[1]!;
   const se = Math.sqrt(2 * variance + 1);
   return { floors, gain, se, z: gain / se };
 }
@@ -125,9 +128,9 @@ export function holderVerdict(reads: readonly HolderRead[], kept: readonly numbe
   if (!trend) return 'unsure';
   if (trend.z >= z) return 'grew';
   if (trend.z >= zRuledOut) return 'unsure';
-  // A floor's step within the reads' own noise is no arrival.
+  // A floor's step within the reads' own noise is no arrival; the step out of the start is catching up.
   const noise = zRuledOut * trend.se;
-  const steps = trend.floors.slice(1).map((f, k) => (f - trend.floors[k]! > noise ? f - trend.floors[k]! : 0));
+  const steps = trend.floors.slice(2).map((f, k) => (f - trend.floors[k + 1]! > noise ? f - trend.floors[k + 1]! : 0));
   return mayBePause([...kept, ...steps], zRuledOut) ? 'unsure' : 'stopped';
 }
 
@@ -137,7 +140,7 @@ export function holderReadText(h: HolderReads, verdict: HolderVerdict): string {
   const floors = trend ? trend.floors.join(' → ') : '?';
   const intervals = trend ? trend.floors.length - 1 : 0;
   const said = verdict === 'grew' ? 'it went on growing' : verdict === 'stopped' ? 'it stopped growing' : 'not settled';
-  return `after the last snapshot, ${h.className} @${h.holderId} held ${floors} members at the fewest over ${intervals} more interval(s), read without a snapshot (gain ${trend?.gain ?? 0}, z = ${(trend?.z ?? 0).toFixed(1)}): ${said}`;
+  return `after the last snapshot, ${h.className} @${h.holderId} held ${floors} members at the fewest over ${intervals} more interval(s), read without a snapshot (gain ${trend?.gain ?? 0} from the first interval's, z = ${(trend?.z ?? 0).toFixed(1)}): ${said}`;
 }
 
 /** The z the reads must reach for `grew`, from the diagnosis's false-alarm level (one test per holder read). */

@@ -63,7 +63,8 @@ test('reads by heap id: a growing Map grows, a fixed array stays flat, a proxy i
     const byName = new Map(reads.map((r) => [r.className, r]));
     const growing = holderTrend(byName.get('growing')!.reads)!;
     assert.equal(growing.floors.length, 3, 'the start and two intervals');
-    assert.ok(growing.gain >= 200, `the Map gained ${growing.gain} members over two 1 s intervals at 200 a second`);
+    // The gain runs from the first interval's floor to the second's: one 1 s interval at 200 a second.
+    assert.ok(growing.gain >= 150, `the Map gained ${growing.gain} members over one 1 s interval at 200 a second`);
     assert.ok(growing.z >= 10, `z ${growing.z}`);
     const fixed = holderTrend(byName.get('fixed')!.reads)!;
     assert.deepEqual([...new Set(fixed.floors)], [300]);
