@@ -84,13 +84,18 @@ export function withClassSums(groups: readonly GrowingGroup[], minMembersPerPath
     const outlived = (g: GrowingGroup): number => g.counts[g.counts.length - 2] ?? 0;
     const top = list.reduce((a, b) => (outlived(b) > outlived(a) || (outlived(b) === outlived(a) && b.retainedSize > a.retainedSize) ? b : a));
     const sumAt = (of: (g: GrowingGroup) => readonly number[] | null) => of(top)?.map((_, k) => total(list, (g) => of(g)![k]!)) ?? null;
+    // Sized by the paths whose members outlived an interval, when any did: a path all of whose members
+    // were born in the last interval is the work in flight at the newest snapshot (a turn's timer and the
+    // Buffers it holds), not what the class keeps.
+    const kept = list.filter((g) => outlived(g) > 0);
+    const sized = kept.length > 0 ? kept : list;
     out.push({
       ...top,
       className,
       counts: sumAt((g) => g.counts)!,
       born: top.born ? sumAt((g) => g.born) : null,
-      retainedSize: total(list, (g) => g.retainedSize),
-      externalSize: total(list, (g) => g.externalSize),
+      retainedSize: total(sized, (g) => g.retainedSize),
+      externalSize: total(sized, (g) => g.externalSize),
       movedElsewhere: total(list, (g) => g.movedElsewhere),
       paths: list.length,
     });

@@ -6,6 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnose } from '../../src/diagnose/diagnose.js';
 import { DEFAULT_MODEL } from '../../src/diagnose/model-params.js';
+import { withClassSums } from '../../src/diagnose/growth-findings.js';
+import { fromSurvivorGroup } from '../../src/diagnose/growing-group.js';
+import { isExternal } from '../../src/diagnose/carriers.js';
 import type { MemorySample } from '../../src/diagnose/memory-trend.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../../src/analysis/diff/diff-series.js';
 
@@ -498,4 +501,25 @@ test('a backlog is headed by the program\'s pending job, not by the promise that
   const d = diagnose({ diff: diffOf([promises, jobs]) });
   assert.equal(d.verdict, 'backlog');
   assert.equal(d.findings[0]!.className, 'ThumbnailJob');
+});
+
+test('a class summed over paths is sized by the paths that kept members, not by the work in flight beside them', () => {
+  // A leak of closures kept in a Set (150, then 147 an interval, no Buffers), beside the turns in flight at
+  // the newest snapshot, each holding its closure and a 27.8 KiB Buffer along a timer's path: summed over
+  // every path the class read `external` (66% of 880 KiB backing stores), after Buffers it never kept.
+  const kept = { ...group('Function', [0, 150, 297], 273_240), signature: 'Function ← (array)[] ← Set.table ← Object.keptSet ← (root)' };
+  const inFlight = (n: number, retained: number, external: number, via: string) => ({
+    ...group('Function', [0, 0, n], retained),
+    signature: `Function ← ${via} ← Timeout._onTimeout ← TimersList._idleNext ← (root)`,
+    externalSize: external,
+  });
+  const groups = [kept, inFlight(21, 623_385, 597_513, 'Array'), inFlight(42, 2352, 0, '(system)[]'), inFlight(21, 2016, 0, 'Promise')].map(fromSurvivorGroup);
+  const sum = withClassSums(groups, DEFAULT_MODEL.minMembersPerPath).find((g) => g.paths === 4)!;
+  assert.deepEqual(sum.counts, [0, 150, 381], 'members: every path');
+  assert.equal(sum.retainedSize, 273_240, 'bytes: the path whose members outlived an interval');
+  assert.equal(sum.externalSize, 0);
+  assert.equal(isExternal(sum, DEFAULT_MODEL.externalShare), false);
+  // No path kept any yet: sized by all of them.
+  const young = withClassSums([inFlight(21, 623_385, 597_513, 'Array'), inFlight(42, 2352, 0, '(system)[]')].map(fromSurvivorGroup), 4).find((g) => g.paths === 2)!;
+  assert.equal(young.retainedSize, 625_737);
 });
