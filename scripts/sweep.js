@@ -16,7 +16,7 @@ import { basename, join } from 'node:path';
 const dist = new URL('../dist/', import.meta.url);
 const { diagnoseCapture } = await import(new URL('src/diagnose/diagnose-capture.js', dist).href);
 const { DEFAULT_MODEL } = await import(new URL('src/diagnose/model-params.js', dist).href);
-const { ALARMS, aboveLimit, judge, summarize } = await import(new URL('test/helpers/eval/judge.js', dist).href);
+const { ALARMS, aboveLimit, isLeakTruth, judge, summarize } = await import(new URL('test/helpers/eval/judge.js', dist).href);
 const { truthOf } = await import(new URL('test/helpers/eval/draw.js', dist).href);
 
 const args = process.argv.slice(2);
@@ -88,11 +88,12 @@ for (const c of named) {
   c.out = reportOf(c.dir, c.dir);
   if (!c.out) process.exit(1);
 }
-const verdictOf = (out, params) => diagnoseCapture(out, out.snapshots, out.samples ?? [], out.capture?.unitCount?.count, params, out.capture?.holderReads).verdict;
+/** A kept report diagnosed again with these parameters, as attach and report diagnose a capture. */
+const diagnoseOut = (out, params) => diagnoseCapture(out, out.snapshots, out.samples ?? [], out.capture?.unitCount?.count, params, out.capture?.holderReads);
 /** The named captures that did not get their verdict with these parameters. */
 function namedMisses(params) {
   return named.flatMap((c) => {
-    const v = verdictOf(c.out, params);
+    const v = diagnoseOut(c.out, params).verdict;
     return v === c.expected ? [] : [`${c.dir} (${c.expected} expected: ${v})`];
   });
 }
@@ -100,13 +101,13 @@ function namedMisses(params) {
 /** Diagnose every kept program with one parameter set, judged as the eval judges. */
 function run(params) {
   return programs.map(({ params: p, out }) => {
-    const d = diagnoseCapture(out, out.snapshots, out.samples ?? [], out.capture?.unitCount?.count, params, out.capture?.holderReads);
+    const d = diagnoseOut(out, params);
     const answer = { verdict: d.verdict, exitCode: null, evidence: d.evidence, findings: d.findings, taken: out.snapshots.length };
     const judged = judge(p, answer, []);
     return { params: p, truth: truthOf(p), ...answer, ...judged, problems: [], verdict: d.verdict, right: judged.judgement === 'right' };
   });
 }
-const of = (k, n) => `${k}/${n}`.padStart(9);
+const of = (k, n) => `${k}/${n}`;
 const baseline = run(DEFAULT_MODEL);
 if (verdictsFile) writeFileSync(verdictsFile, programs.map((p, k) => `${p.label} ${baseline[k].truth} ${baseline[k].verdict}\n`).join(''));
 console.log(`${programs.length} programs from ${dirs.join(", ") || "no kept run"}${named.length ? ` and ${named.length} named captures` : ""}, diagnosed at ${commit}`);
@@ -117,7 +118,7 @@ for (const { name, values } of sweeps) {
     const results = run({ ...DEFAULT_MODEL, [name]: value });
     const s = summarize(results);
     const healthy = results.filter((r) => r.truth === 'none');
-    const leaky = results.filter((r) => ['leak', 'external', 'native'].includes(r.truth));
+    const leaky = results.filter((r) => isLeakTruth(r.truth));
     const backlogs = results.filter((r) => r.truth === 'backlog');
     const above = leaky.filter((r) => aboveLimit(r.params));
     const count = (list, f) => list.filter(f).length;

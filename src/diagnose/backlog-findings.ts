@@ -111,11 +111,6 @@ function checkpointPutsRow(row: ClassDiffRow, diff: DiffResult, params: ModelPar
 
 /** LangGraph's run loop: one per run in flight (recognisers.ts CHECKPOINT_CHAIN.classes). */
 const RUN_LOOP = 'PregelLoop';
-// Checkpoint puts per run (checkpointPutsPerRun): durability "sync" keeps one pending (a step waits for
-// its put), "async" with a saver that keeps up one or two. Puts waiting at once (checkpointMinPuts): the
-// class is known to be pending (no noise to rise above), and a time-paced snapshot catches a queue that
-// fills and drains within a turn below its peak most of the time, so the per-run share decides, not a
-// pile-up size.
 
 function drainText(drained: boolean): string {
   return drained

@@ -39,9 +39,17 @@ export interface ModelParams {
   readonly backlogMinTurnover: number;
   /** Backlogs: a queue still rising must rise by at least this many objects in every interval. */
   readonly backlogMinStep: number;
-  /** LangGraph: checkpoint puts waiting at once that make a backlog. */
+  /**
+   * LangGraph: checkpoint puts waiting at once that make a backlog. The class is known to be pending (no
+   * noise to rise above), and a time-paced snapshot catches a queue that fills and drains within a turn
+   * below its peak most of the time, so the per-run share decides, not a pile-up size.
+   */
   readonly checkpointMinPuts: number;
-  /** LangGraph: checkpoint puts waiting per run in flight that say runs do not wait for their writes. */
+  /**
+   * LangGraph: checkpoint puts waiting per run in flight that say runs do not wait for their writes:
+   * durability "sync" keeps one pending (a step waits for its put), "async" with a saver that keeps up one
+   * or two.
+   */
   readonly checkpointPutsPerRun: number;
   /** LangGraph: runs in flight that make a pile-up (a handful is a graph's own concurrency). */
   readonly checkpointMinRuns: number;

@@ -203,6 +203,8 @@ test('no backlog: a bounded queue near its capacity, or pending work too small t
   // Class totals alone (no survivor filled up and stayed) are neither warm-up nor growth.
   assert.equal(full.verdict, 'none');
   assert.equal(full.findings.length, 0);
+  // Rising in every interval and replaced, but holding 37 KiB more at the end: under what a pile-up must
+  // hold to be a finding (ModelParams.backlogMinBytes, 256 KiB).
   assert.equal(diagnose({ diff: diffOf([row('QueuedRun', [20, 200, 400], [20, 190], 100)]) }).verdict, 'none');
 });
 

@@ -19,12 +19,6 @@ import { parseDuration } from '../parse-options.js';
 /** The model while another snapshot can still be taken: a pause that may be between bursts is not settled. */
 const SETTLING: ModelParams = { ...DEFAULT_MODEL, settling: true };
 
-/**
- * Intervals the default capture goes on reading the candidates' holders once its snapshots are spent
- * (holder-reads.ts; docs/diagnosis-model.md says why four), and how many holders at most: the model's.
- */
-export const HOLDER_READ_INTERVALS = DEFAULT_MODEL.holderReadIntervals;
-
 /** The holders of an unsettled diagnosis's candidates, the first few, each once. */
 function holdersToRead(diff: DiffResult, d: Diagnosis): HolderToRead[] {
   const firstMaxId = firstMaxIdOf(diff);
@@ -77,7 +71,7 @@ export function seriesPlanText(plan: SeriesPlan, brief = false): string {
   if (!plan.adaptive) return `${plan.most} snapshots`;
   if (brief) return `${FIRST_SNAPSHOTS}–${plan.most} snapshots`;
   const budget = plan.maxTimeMs === undefined ? '' : `, none started after ${Math.round(plan.maxTimeMs / 1000)} s`;
-  return `${FIRST_SNAPSHOTS} snapshots (up to ${plan.most} while the verdict is unsettled${budget}, then up to ${HOLDER_READ_INTERVALS} intervals reading the candidates' holders, no pause)`;
+  return `${FIRST_SNAPSHOTS} snapshots (up to ${plan.most} while the verdict is unsettled${budget}, then up to ${DEFAULT_MODEL.holderReadIntervals} intervals reading the candidates' holders, no pause)`;
 }
 
 /**
@@ -98,7 +92,9 @@ export function createSettler(plan: SeriesPlan, samples: () => readonly MemorySa
         last = { files: files.join('\0'), diff, diagnosis };
         return diagnosis.verdict === 'inconclusive';
       },
-      afterBudget: { holders: () => (last ? holdersToRead(last.diff, last.diagnosis) : []), intervals: HOLDER_READ_INTERVALS },
+      // After the snapshots, the candidates' holders are read for the model's intervals (holder-reads.ts;
+      // docs/diagnosis-model.md says why four).
+      afterBudget: { holders: () => (last ? holdersToRead(last.diff, last.diagnosis) : []), intervals: DEFAULT_MODEL.holderReadIntervals },
     },
   };
   return {

@@ -116,7 +116,8 @@ export interface Summary {
   readonly counts: { readonly programs: number; readonly right: number; readonly wrong: number; readonly inconclusive: number; readonly belowLimit: number };
 }
 
-const isLeakTruth = (t: Truth) => t === 'leak' || t === 'external' || t === 'native';
+/** Truths with something kept (the detection rates' denominators). */
+export const isLeakTruth = (t: Truth): boolean => t === 'leak' || t === 'external' || t === 'native';
 const ratio = (n: number, d: number) => (d === 0 ? null : n / d);
 
 export function aboveLimit(p: ProgramParams): boolean {
