@@ -240,7 +240,7 @@ function counterText(out: AttachOutput): string | undefined {
   return `${counter.expression}: ${values.map((v) => (v === undefined ? '?' : formatCount(v))).join(' → ')} (${steps.join(', ')}; ${rates})`;
 }
 
-export function buildAttachDocument(out: AttachOutput, options: { top: number; groups?: number; verbose?: boolean }, diagnosis?: Diagnosis): ReportDocument {
+export function buildAttachDocument(out: AttachOutput, options: { top: number; groups?: number; verbose?: boolean; findings?: number }, diagnosis?: Diagnosis): ReportDocument {
   const c = out.capture;
   const pauses = out.snapshots.map((s) => (s.durationMs === undefined ? '?' : seconds(s.durationMs))).join(', ');
   const counter = counterText(out);
@@ -260,7 +260,7 @@ export function buildAttachDocument(out: AttachOutput, options: { top: number; g
   // the capture's facts joined with the series' sizes in one field list, then the timeline.
   const diff = { ...out, snapshots: out.snapshots } as DiffResult;
   const rest = buildDiffDocument(diff, out.gates, { ...options, series: 'sizes' }, diagnosis);
-  const answer = diagnosis ? diagnosisBlocks(diagnosis, options.verbose ? { verbose: true } : {}).length : 0;
+  const answer = diagnosis ? diagnosisBlocks(diagnosis, { verbose: options.verbose === true, findings: options.findings }).length : 0;
   const sizes = rest[answer];
   const facts: Block[] = sizes?.kind === 'fields'
     ? [{ kind: 'fields', rows: [...rows, ...sizes.rows] }, timeline]

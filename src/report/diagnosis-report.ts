@@ -1,7 +1,8 @@
 // The verdict and its findings as report blocks, answer first: the verdict line and its evidence, then
 // each finding in a few lines — what grows and how fast, the groups of the same cause, what it holds, the
 // chain folded to the hops that matter, the fix. `verbose` adds each finding's evidence, its path and
-// full chain, and its members' chains. Shared by diff and attach.
+// full chain, and its members' chains. `findings` (attach --findings) keeps that layout for the first N
+// and gives each later finding one line. Shared by diff and attach.
 
 import { allocationText } from './allocation-text.js';
 import type { Diagnosis, Finding } from '../diagnose/finding.js';
@@ -15,6 +16,8 @@ export interface DiagnosisReportOptions {
   readonly verbose?: boolean;
   /** The first snapshot's largest V8 id: the folded chain names the first hop that was already there. */
   readonly firstMaxId?: number;
+  /** Findings shown as above (default all); each one after them is one line (findingLine). */
+  readonly findings?: number;
 }
 
 export const VERDICT_TEXT: Record<Diagnosis['verdict'], string> = {
@@ -122,6 +125,15 @@ function findingBlocks(f: Finding, rank: number, options: DiagnosisReportOptions
   return blocks;
 }
 
+/**
+ * A finding past `findings`, in one line: kind, class, count, retained size, and the id of its chain's
+ * first hop, which DevTools finds (`@id`) to show the chain the full report would have.
+ */
+export function findingLine(f: Finding, rank: number): string {
+  const first = f.chain[0] ? `, chain from @${f.chain[0].node.id}` : '';
+  return readablePaths(`${rank}. [${f.kind}] ${shortClassName(f.className)} × ${formatCount(f.count)}, retaining ${formatBytes(f.retainedSize)}${first}`);
+}
+
 /** Signatures of the survivor groups the findings (and their members) show. */
 export function shownSignatures(d: Diagnosis | undefined): Set<string | null> {
   return new Set(d?.findings.flatMap((f) => [f.signature, ...(f.members ?? []).map((m) => m.signature)]));
@@ -129,9 +141,12 @@ export function shownSignatures(d: Diagnosis | undefined): Set<string | null> {
 
 export function diagnosisBlocks(d: Diagnosis, options: DiagnosisReportOptions = {}): Block[] {
   const tone = d.verdict === 'none' || d.verdict === 'warm-up' ? 'good' : d.verdict === 'backlog' ? 'warn' : 'bad';
+  const full = d.findings.slice(0, options.findings ?? d.findings.length);
+  const brief = d.findings.slice(full.length);
   return [
     { kind: 'heading', text: `Verdict: ${VERDICT_TEXT[d.verdict]}` },
     { kind: 'lines', tone, lines: d.evidence.map((e) => readablePaths(`- ${e}`)) },
-    ...d.findings.flatMap((f, i) => findingBlocks(f, i + 1, options)),
+    ...full.flatMap((f, i) => findingBlocks(f, i + 1, options)),
+    ...(brief.length > 0 ? [{ kind: 'lines', lines: brief.map((f, i) => findingLine(f, full.length + i + 1)) } as const] : []),
   ];
 }

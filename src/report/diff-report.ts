@@ -21,6 +21,8 @@ export interface DiffReportOptions {
   readonly verbose?: boolean;
   /** `sizes`: only the live size and object counts (attach says how the series was taken). */
   readonly series?: 'full' | 'sizes';
+  /** Findings shown in full; the others one line each (attach --findings; default all). */
+  readonly findings?: number;
 }
 
 function seriesText(values: readonly number[], format: (n: number) => string): string {
@@ -99,7 +101,7 @@ export function buildDiffDocument(
   const verbose = options.verbose === true;
   const firstMaxId = result.mode === 'ids' ? Math.min(...snapshots.map((s) => s.maxId)) : undefined;
   // The answer first: the verdict and its findings, then the facts of the series behind it.
-  const blocks: Block[] = diagnosis ? diagnosisBlocks(diagnosis, { verbose, ...(firstMaxId === undefined ? {} : { firstMaxId }) }) : [];
+  const blocks: Block[] = diagnosis ? diagnosisBlocks(diagnosis, { verbose, findings: options.findings, ...(firstMaxId === undefined ? {} : { firstMaxId }) }) : [];
   blocks.push(
     {
       kind: 'fields',

@@ -3,15 +3,16 @@
 // the memory-timeline sentence (diagnose/memory-trend.ts), the evidence diagnose() writes for each
 // verdict, the folded chain (report/chain-lines.ts). No "1 snapshots", no double spaces, no "a an",
 // sentence starts not lower-case after a full stop, no dangling undefined / NaN / [object Object].
-// Also: the terminal never prints a line wider than its width.
+// Also: the terminal never prints a line wider than its width; attach --findings N shows N findings in
+// full and one line for each of the others.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChainHop, HopLabel } from '../../src/analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../../src/analysis/diff/diff-series.js';
-import { backlogFix, fixText, suggestFix, type Fix } from '../../src/diagnose/fixes.js';
+import { backlogFix, fixFields, fixText, suggestFix, type Fix } from '../../src/diagnose/fixes.js';
 import { diagnose } from '../../src/diagnose/diagnose.js';
-import type { Diagnosis } from '../../src/diagnose/finding.js';
+import type { Diagnosis, Finding } from '../../src/diagnose/finding.js';
 import { describeTrend, summarizeTrend, type MemorySample } from '../../src/diagnose/memory-trend.js';
 import { article } from '../../src/diagnose/chain-labels.js';
 import { diagnosisBlocks, VERDICT_TEXT } from '../../src/report/diagnosis-report.js';
@@ -181,6 +182,45 @@ test('diagnose() evidence and the finding layout, for a leak, folded findings an
   const none = diagnose({ diff: diffOf([row('Job', [10, 11, 12])], []), samples: samples(0) });
   assert.equal(none.verdict, 'none');
   for (const d of [leak, apart, none]) for (const line of allText(d)) check(`${d.verdict} report`, line.trim());
+});
+
+/** A finding as diagnose() makes one: its chain from one of its objects (`objectId`) to the root. */
+function finding(kind: Finding['kind'], className: string, count: number, retainedSize: number, objectId: number): Finding {
+  const chain = [hop(className, ['element', '3'], 72, undefined, objectId), hop('Array', ['property', 'items'], retainedSize), hop('Holder', ['property', 'h']), root()];
+  return {
+    kind, className, signature: `${className} ← Array[] ← Holder.items ← (root)`, count, perInterval: count / 2, perMinute: count, retainedSize, chain,
+    ...fixFields(suggestFix(className, chain)), evidence: [`${count} kept, none freed`],
+  };
+}
+
+test('--findings N: the first N findings in full, each other one a line with its class, count, size and first hop', () => {
+  const d: Diagnosis = {
+    verdict: 'leak',
+    evidence: ['RunTree grows by 40 a minute'],
+    findings: [finding('leak', 'RunTree', 400, 2_000_000, 7001), finding('leak', 'InternalChannel', 40, 300_000, 7002), finding('backlog', 'Blob', 12, 48_000, 7003)],
+  };
+  const render = (findings?: number): string[] => [...terminalLines(diagnosisBlocks(d, findings === undefined ? {} : { findings }), new Chalk({ level: 0 }), 100)];
+  const heads = (lines: readonly string[]): string[] => lines.filter((l) => /^\d\. /.test(l));
+
+  const all = render();
+  assert.equal(heads(all).length, 3);
+  assert.equal(all.filter((l) => l.startsWith('   chain: ')).length, 3, 'the default: every finding with its chain');
+  assert.equal(all.filter((l) => l.startsWith('   fix: ')).length, 3, 'the default: every finding with its fix');
+
+  const one = render(1);
+  const [first, second, third] = heads(one);
+  const full = one.slice(one.indexOf(first!), one.indexOf('', one.indexOf(first!)));
+  assert.match(full.join('\n'), /^1\. \[leak\] RunTree × 400 .*\n {3}chain: RunTree @7001 .*\n {3}fix: /, `the first in full:\n${one.join('\n')}`);
+  assert.equal(second, '2. [leak] InternalChannel × 40, retaining 293 KiB, chain from @7002');
+  assert.equal(third, '3. [backlog] Blob × 12, retaining 46.9 KiB, chain from @7003');
+  // Each a line of its own, nothing under it: one chain and one fix in the whole report, the first's.
+  assert.equal(one.indexOf(third!), one.indexOf(second!) + 1);
+  assert.equal(one.filter((l) => l.startsWith('   chain: ')).length, 1);
+  assert.equal(one.filter((l) => l.startsWith('   fix: ')).length, 1);
+  for (const line of heads(one)) check('--findings line', line);
+
+  assert.deepEqual(render(3), all, '--findings as many as there are: as the default');
+  assert.deepEqual(render(Infinity), all, '--findings all: as the default');
 });
 
 test('every verdict line', () => {

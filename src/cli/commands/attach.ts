@@ -21,6 +21,7 @@ import { DEFAULT_MAX_SNAPSHOTS, FIRST_SNAPSHOTS, seriesPlanOf, type SettleFlags 
 
 interface AttachFlags extends TargetFlags, SeriesReportFlags, PacingFlags, SettleFlags {
   sampleEvery: string;
+  findings: string;
   out?: string;
   force?: boolean;
   verbose?: boolean;
@@ -44,6 +45,7 @@ export function registerAttach(program: Command, globals: () => GlobalOptions, s
     .option('--force', 'take snapshots even when the memory headroom or disk space check fails, and replace files of an earlier run in --out (never overrides the signal checks)')
     .option('--top <n|all>', 'how many growing classes to list', '20')
     .option('--groups <n>', 'how many survivor groups to show, with a chain each', '10')
+    .option('--findings <n|all>', 'how many findings the report shows in full (chain, fix); each one after them gets one line: kind, class, count, retained size, @id of its chain\'s first hop (text and Markdown; --json and --html keep them all)', 'all')
     .option('--json', 'print the result as JSON: diff\'s object plus target, samples, snapshots, capture')
     .option('--markdown', 'print Markdown')
     .option('--trace-allocations', 'track allocations from the first snapshot on: each finding names the line of your code that made its objects (costs throughput while it runs: the plan says how much)')
@@ -58,6 +60,7 @@ Examples:
   $ leakhunt attach 4242                               3 snapshots a minute of running time apart, more while unsure; then what grew and what holds it
   $ leakhunt attach 4242 --snapshots 4 --interval 5m --out ./incident-17
   $ leakhunt attach 4242 --interval 15s --json > attach.json
+  $ leakhunt attach 4242 --findings 1                  the first finding in full, any others one line each
   $ leakhunt attach 4242 --counter 'globalThis.turns' --every 50
                                                        a snapshot every 50 turns of the agent; rates per turn
   $ leakhunt attach 4242 --counter 'globalThis.turns' --every 50 --interval 10m
@@ -79,6 +82,7 @@ the plan printed first says for about how long.`)
       const address = targetAddressOf(pidArg, flags);
       const format = formatOf(flags);
       const top = parseTop(flags.top);
+      const findings = parseTop(flags.findings, '--findings');
       const options = {
         address,
         series: seriesPlanOf(flags),
@@ -113,7 +117,7 @@ the plan printed first says for about how long.`)
       }
       const { output, diagnosis } = run;
       if (format !== 'text') for (const w of run.diffWarnings) warn(w);
-      await writeResult(format, output, () => buildAttachDocument(output, { top, groups: options.groups, verbose: options.verbose }, diagnosis), globals().noColor);
+      await writeResult(format, output, () => buildAttachDocument(output, { top, groups: options.groups, verbose: options.verbose, findings }, diagnosis), globals().noColor);
       const failed = output.gates.filter((g) => !g.passed);
       for (const g of failed) process.stderr.write(`leakhunt: FAIL ${g.gate}: ${g.reason}\n`);
       const grows = diagnosis.verdict === 'leak' || diagnosis.verdict === 'external';
