@@ -12,7 +12,8 @@
 // and one after. The agent's stderr (Node's "Debugger listening on …" when leakhunt opens its inspector)
 // is the target's, not leakhunt's: it goes to demo-out/agent.log, named in the first line, and
 // its last lines are shown only if the agent ends early. test/e2e/demo-output.test.ts holds the whole
-// output to 60 lines at 100 columns with the answer in the first 20.
+// output to 60 lines at 100 columns with the answer in the first 20: `--findings 1` shows the leak's
+// finding in full and keeps a second cause or a backlog found beside it (about 1 run in 10) to a line.
 import { spawn } from 'node:child_process';
 import { mkdirSync, chmodSync, rmSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +55,7 @@ if (agent.exitCode !== null) {
   process.exit(1);
 }
 const args = ['attach', String(agent.pid), '--counter', 'globalThis.__leakhuntRequests', '--every', simple ? '400' : '40', '--interval', '60s',
-  '--sample-every', '500ms', '--top', '3', '--groups', '3', '--out', shown(captureDir), '--html', shown(reportFile)];
+  '--sample-every', '500ms', '--top', '3', '--groups', '3', '--findings', '1', '--out', shown(captureDir), '--html', shown(reportFile)];
 // Asynchronous, so that Ctrl-C reaches leakhunt while the demo waits.
 const run = await new Promise((resolve) => {
   const child = spawn(process.execPath, [join(root, 'bin/leakhunt.js'), ...args], { stdio: 'inherit' });
