@@ -43,7 +43,7 @@ export function nameAfterProgram(
   held: ReadonlyMap<string, number> | undefined,
   input: Pick<DiagnoseInput, 'elapsedMs' | 'unitCount'>,
   keptText: (g: GrowingGroup, count: number, carrier: Finding) => string,
-): { finding: Finding; held: Map<string, number> | undefined } {
+): { finding: Finding; held: Map<string, number> | undefined; group?: GrowingGroup } {
   const own = headedByCarrier(f) ? through.filter((g) => isProgramClass(g.className)) : [];
   if (own.length === 0) return { finding: f, held: held ? new Map(held) : undefined };
   const best = own.reduce((a, b) => (grownRetained(b) > grownRetained(a) ? b : a));
@@ -62,7 +62,7 @@ export function nameAfterProgram(
     evidence: [keptText(best, count, f), ...f.evidence.slice(1)],
     ...(best.born ? { born: best.born } : {}),
   };
-  return { finding, held: list };
+  return { finding, held: list, group: best };
 }
 
 /**

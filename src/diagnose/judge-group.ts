@@ -64,7 +64,7 @@ export function judgeGroup(
   k: KeptRate, g: GrowingGroup, row: ClassDiffRow | undefined, z: number, params: ModelParams, work: readonly number[],
   holders: readonly HolderGroup[] = [], after?: HolderVerdict,
 ): Status {
-  if (params.proportional) return keptInProportion(k.kept, work, params.proportional) ? 'leak' : undefined;
+  if (params.proportional) return keptInProportion(k.kept, work, params.proportional) && (!params.proportional.beyondNoise || k.z >= z) ? 'leak' : undefined;
   // Nothing kept late: ruled out, unless the early intervals kept objects and the series cannot tell
   // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
   // Nor is it ruled out when its class had no objects before the last interval: its work in flight is
@@ -113,12 +113,17 @@ export function judgeGroup(
 }
 
 /**
- * The proportional rule: every interval kept at least `minPerUnit` objects per unit of its work, and
- * the intervals kept about as many (within `tolerance` of the larger, or `slack` objects).
+ * The proportional rule: every interval kept at least `minPerUnit` objects per unit of its work (and
+ * `minObjects`), and none fell short of the fastest interval's rate times its work by more than
+ * `tolerance` of that (or `slack` objects). With equal work: the intervals kept about as many.
  */
 export function keptInProportion(kept: readonly number[], work: readonly number[], rule: ProportionalRule): boolean {
-  if (kept.length === 0 || kept.some((n, k) => n < rule.minPerUnit * work[k]!)) return false;
-  return Math.max(...kept) - Math.min(...kept) <= Math.max(rule.slack, rule.tolerance * Math.max(...kept));
+  if (kept.length === 0) return false;
+  const fastest = Math.max(...kept.map((n, k) => n / work[k]!));
+  return kept.every((n, k) => {
+    const expected = fastest * work[k]!;
+    return n > 0 && n >= Math.max(rule.minObjects ?? 0, rule.minPerUnit * work[k]!) && expected - n <= Math.max(rule.slack, rule.tolerance * expected);
+  });
 }
 
 /**

@@ -79,10 +79,20 @@ export interface ModelParams {
 export interface ProportionalRule {
   /** Fewest kept objects per unit of work in every interval. */
   readonly minPerUnit: number;
-  /** Allowed difference between the intervals' kept objects, as a share of the largest. */
+  /** Fewest kept objects in every interval, whatever its work. */
+  readonly minObjects?: number;
+  /**
+   * Allowed shortfall of an interval's kept objects against the fastest interval's rate times its work,
+   * as a share of that.
+   */
   readonly tolerance: number;
-  /** Allowed difference in objects whatever the share (an object in flight at a snapshot). */
+  /** Allowed shortfall in objects whatever the share (an object in flight at a snapshot). */
   readonly slack: number;
+  /**
+   * The kept rate must also be above the counts' own noise at the leak level (a sampled count: `profile`),
+   * not only in proportion.
+   */
+  readonly beyondNoise?: boolean;
 }
 
 export const DEFAULT_MODEL: ModelParams = {
@@ -116,3 +126,11 @@ export const DEFAULT_MODEL: ModelParams = {
  * 100 checks at N = 20, no false positive; the closest group had 3 per interval against 10.
  */
 export const PROPORTIONAL_RULE: ProportionalRule = { minPerUnit: 0.5, tolerance: 0.25, slack: 2 };
+
+/**
+ * `leakhunt profile`'s rule (src/diagnose/profile-growth.ts): a site's sampled objects are counts with
+ * Poisson noise and no identity, so every interval must add at least steadyShare (a quarter) of the
+ * fastest interval's rate times its work, and the late rate must stand above the sampling noise at the
+ * leak level.
+ */
+export const PROFILE_RULE: ProportionalRule = { minPerUnit: 0, minObjects: 1, tolerance: 1 - DEFAULT_MODEL.steadyShare, slack: 0, beyondNoise: true };

@@ -2,26 +2,30 @@
 // allocating stack) to leak *sites* and a verdict. Each stack is folded to the user's own frame and the
 // library frame it called (src/analysis/allocation-site.ts) and bytes are summed per folded site. The rules
 // are the growth model's (growth-model.ts, docs/diagnosis-model.md), applied to a site's live bytes
-// instead of a survivor group, plus one bound of the sampling itself (docs/profile.md):
+// instead of a survivor group. A site is a group for the one judge (find-growth.ts judgeGroups) with
+// its sampled objects as counts, judged by the profile's rule (model-params.ts PROFILE_RULE):
 //
-// 1. It grows with the work: every interval added live bytes, each at least a quarter of the fastest
-//    interval's rate times its work (`growsWithWork`). A profile shows only objects still alive, so what
-//    an interval added and kept is the rise of the site's live bytes: rule 2 of the model (kept) is in it.
-// 2. Enough samples: V8 samples an allocation every ~I bytes (I = the sampling interval), so a site's
-//    bytes are an estimate from n sampled objects, off by ~1/√n. The site's live sampled objects must rise
-//    in every interval, by MIN_SITE_SAMPLES (16: ±25%, the quarter rule 1 tolerates) over the series —
-//    about 16·I bytes of small objects — and by twice the Poisson noise of its first reading (2·√(2·n₁)),
-//    so a site that holds many objects in steady state does not pass on sampling luck.
-// 3. It matters: the rise clears the significance floor — the larger of 16 KiB and 0.2% of the largest
-//    heapUsed — and the back-and-forth of every site's bytes between readings (a total, not objects known
-//    by identity, so the noise floor applies as it does to class totals).
+// 1. It grows with the work: every interval added sampled objects, each at least a quarter of the
+//    fastest interval's rate times its work. A profile shows only objects still alive, so what an
+//    interval added and kept is the rise of the site's live count: rule 2 of the model (kept) is in it.
+// 2. Beyond the sampling noise: V8 samples an allocation every ~I bytes (I = the sampling interval), so
+//    a site's count is Poisson; its late rate must stand above that noise at the leak level, shared
+//    among the sites judged (kept-model.ts keptRateOfCounts, leakZ), so a site holding many objects in
+//    steady state does not pass on sampling luck.
+// 3. It matters: the bytes its added samples account for clear the significance floor — the larger of
+//    16 KiB and 0.2% of the largest heapUsed — and the back-and-forth of every site's bytes between
+//    readings (a total, not objects known by identity, so the noise floor applies as to class totals).
 //
 // A sampling profile knows where an object was made, not what keeps it: the verdict says so and names
 // the `leakhunt attach` command that would get the retainer chain.
 
 import { allocationSiteKey, foldAllocationStack, type AllocationFrame, type AllocationSite } from '../analysis/allocation-site.js';
-import { growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
-import { DEFAULT_MODEL } from './model-params.js';
+import { judgeGroups } from './find-growth.js';
+import type { GrowingGroup } from './growing-group.js';
+import { significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
+import { keptInProportion } from './judge-group.js';
+import { keptRateOfCounts } from './kept-model.js';
+import { DEFAULT_MODEL, PROFILE_RULE, type ModelParams } from './model-params.js';
 
 /** One reading of the profile series (src/attach/profile-run.ts gives these). */
 export interface ProfilePoint {
@@ -40,10 +44,8 @@ export interface ProfileInput {
   readonly counter?: string;
 }
 
-/** The sampled objects a site must add over the series (relative error 1/√16 = 25%). */
-export const MIN_SITE_SAMPLES = 16;
-/** Standard deviations of sampling noise the rise must clear. */
-const NOISE_SIGMAS = 2;
+/** The judge's parameters for sites: the profile's rule (model-params.ts PROFILE_RULE). */
+const PARAMS: ModelParams = { ...DEFAULT_MODEL, proportional: PROFILE_RULE };
 
 export interface SiteChecks {
   readonly growsWithWork: boolean;
@@ -83,7 +85,8 @@ export interface ProfileFinding {
 
 export interface ProfileModel extends Significance {
   readonly samplingInterval: number;
-  readonly minSiteSamples: number;
+  /** The z a site's late rate must reach above the sampling noise (the leak level shared among the sites judged). */
+  readonly zNeeded: number;
   readonly work: readonly number[];
   readonly workUnit: 'unit' | 'ms' | 'interval';
   /** Folded sites seen in any reading. */
@@ -176,22 +179,29 @@ export function diagnoseProfile(input: ProfileInput): ProfileDiagnosis {
   });
   const heapUsed = points.flatMap((p) => (p.heapUsed === undefined ? [] : [p.heapUsed]));
   const floor = significance(heapUsed, series.map((s) => ({ sizes: s.bytes })));
-  const judged: SiteSeries[] = series.map((s) => {
-    const addedBytes = s.bytes[n - 1]! - s.bytes[0]!;
-    const sampleSteps = stepsOf(s.samples);
-    const addedSamples = s.samples[n - 1]! - s.samples[0]!;
+  // Each site is a group for the one judge: its sampled objects are the counts, its bytes what it holds.
+  const groups = series.map((s): GrowingGroup => ({
+    className: s.key, signature: s.key, chain: [], counts: s.samples, born: null,
+    retainedSize: s.bytes[n - 1]!, externalSize: 0, movedElsewhere: 0, paths: 1,
+  }));
+  const verdicts = judgeGroups(groups, { work, significance: floor, params: PARAMS });
+  const judgedOf = new Map(verdicts.judged.map((j) => [j.g, j]));
+  const steady = { ...PROFILE_RULE, beyondNoise: false };
+  const judged = series.map((s, i) => {
+    const j = judgedOf.get(groups[i]!);
+    const k = j?.k ?? keptRateOfCounts(s.samples, 0, work);
     const checks: SiteChecks = {
-      growsWithWork: growsWithWork(stepsOf(s.bytes), work, DEFAULT_MODEL.steadyShare),
-      enoughSamples: sampleSteps.every((d) => d > 0) && addedSamples >= Math.max(MIN_SITE_SAMPLES, NOISE_SIGMAS * Math.sqrt(2 * s.samples[0]!)),
-      matters: addedBytes >= floor.classFloorBytes,
+      growsWithWork: keptInProportion(k.kept, work, steady),
+      enoughSamples: k.z >= verdicts.zNeeded,
+      matters: j !== undefined,
     };
-    return { site: s.site, bytes: s.bytes, samples: s.samples, addedBytes, checks };
+    return { site: s.site, bytes: s.bytes, samples: s.samples, addedBytes: s.bytes[n - 1]! - s.bytes[0]!, checks, leak: j?.status === 'leak' };
   });
   judged.sort((a, b) => b.addedBytes - a.addedBytes);
   const grownTotal = judged.reduce((sum, s) => sum + Math.max(0, s.addedBytes), 0);
   const elapsedMs = points[n - 1]!.elapsedMs - points[0]!.elapsedMs;
   const findings = judged
-    .filter((s) => s.checks.growsWithWork && s.checks.enoughSamples && s.checks.matters)
+    .filter((s) => s.leak)
     .map((s): ProfileFinding => {
       const where = siteText(s.site);
       const user = s.site.inUserCode ? s.site.frames[0]! : undefined;
@@ -211,14 +221,14 @@ export function diagnoseProfile(input: ProfileInput): ProfileDiagnosis {
           : `no frame of your own code is on this stack (${where}): it is made by a library or Node itself; \`${attachCommand}\` shows what holds it`,
         evidence: [
           `live sampled bytes ${s.bytes.map(fmt).join(' → ')} (${s.samples.join(' → ')} sampled objects) at the ${n} readings`,
-          `every interval added at least a quarter of the fastest interval's rate per ${workUnit === 'unit' ? 'unit of work' : 'ms'}`,
+          `every interval added at least a quarter of the fastest interval's rate per ${workUnit === 'unit' ? 'unit of work' : 'ms'}, above the sampling noise (z ≥ ${verdicts.zNeeded.toFixed(1)})`,
         ],
       };
     });
-  const model: ProfileModel = { ...floor, samplingInterval: input.samplingInterval, minSiteSamples: MIN_SITE_SAMPLES, work, workUnit, sites: series.length };
+  const model: ProfileModel = { ...floor, samplingInterval: input.samplingInterval, zNeeded: verdicts.zNeeded, work, workUnit, sites: series.length };
   const how = `from V8's sampling heap profiler (one sample every ~${fmt(input.samplingInterval)} allocated; ${n} readings, ${series.length} allocation sites)`;
   const evidence = findings.length > 0
     ? [`${findings.length} allocation site(s) whose live bytes grew in every interval with the work, ${how}; top: ${findings[0]!.site}`, chainLine]
-    : [`no allocation site's live bytes grew in every interval with the work by more than ${fmt(floor.classFloorBytes)} and ${MIN_SITE_SAMPLES} sampled objects, ${how}`];
-  return { verdict: findings.length > 0 ? 'leak' : 'none', evidence, findings, topSites: judged.slice(0, TOP_SITES), model, attachCommand };
+    : [`no allocation site's live bytes grew in every interval with the work by more than ${fmt(floor.classFloorBytes)} and above the sampling noise, ${how}`];
+  return { verdict: findings.length > 0 ? 'leak' : 'none', evidence, findings, topSites: judged.slice(0, TOP_SITES).map(({ leak: _, ...site }) => site), model, attachCommand };
 }

@@ -22,20 +22,21 @@
 // - objects freed later (pending timers, promises) are not survivors: GC runs before every snapshot.
 // Besides path groups, survivors are summed per class, so a leak into a structure whose paths differ
 // per entry (an object used as a dictionary, `sessions[id] = …`) still shows.
-// Groups held through an earlier finding's object are folded into it (as in diagnose.ts); a folded
-// group whose chain names the AsyncLocalStorage store holding it lends the finding its chain.
+// The groups go through the one finder (src/diagnose/find-growth.ts) with the proportional rule as the
+// judge's parameter: the same filter, class sums, fold and carrier naming as `leakhunt attach`, so a
+// leak reads here as it does there (a timer holding a store is named after the store it holds).
 
 import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
-import { countsAsGrowth } from '../diagnose/group-filter.js';
+import type { ChainHop } from '../analysis/chain-description.js';
+import { findGrowth, zText } from '../diagnose/find-growth.js';
 import type { GrowingGroup as JudgedGroup } from '../diagnose/growing-group.js';
 import { bornPerInterval as bornIn, significance } from '../diagnose/growth-model.js';
-import { judgeGroup, keptInProportion, scoreGroup } from '../diagnose/judge-group.js';
+import { keptInProportion } from '../diagnose/judge-group.js';
 import { DEFAULT_MODEL, PROPORTIONAL_RULE, type ModelParams } from '../diagnose/model-params.js';
-import type { ChainHop } from '../analysis/chain-description.js';
 import type { SurvivorCurve } from './survivor-curves.js';
 
 export interface GrowingGroup {
-  /** The class as chains name it (a closure reads `onConfigChange()`). */
+  /** The class as the finding names it: the program's objects a carrier holds (`Session`, not the listener). */
   readonly className: string;
   readonly signature: string;
   /** Survivors at S3. */
@@ -54,8 +55,12 @@ export interface GrowingGroup {
   readonly allocation?: GroupAllocation;
 }
 
-/** The judge's parameters here: the proportional rule, every group judged whatever it retains (the caller has a byte budget). */
-const PARAMS: ModelParams = { ...DEFAULT_MODEL, minGroupBytes: 0, proportional: PROPORTIONAL_RULE };
+/**
+ * The judge's parameters here: the proportional rule; every group judged whatever it retains (the
+ * caller has a byte budget); classes summed over paths whatever their members per path (a dictionary's
+ * entries, one per key, are this helper's usual leak).
+ */
+const PARAMS: ModelParams = { ...DEFAULT_MODEL, minGroupBytes: 0, minMembersPerPath: 0, proportional: PROPORTIONAL_RULE };
 
 /** Born in interval 1 and interval 2, from a group's curve [S1, S2, S3]. */
 export function bornPerInterval(counts: readonly number[]): [number, number] {
@@ -67,7 +72,7 @@ export function isProportional(born: readonly [number, number], iterations: numb
   return keptInProportion(born, [iterations, iterations], PROPORTIONAL_RULE);
 }
 
-/** The curve as the one judge reads it (its chain is described only when a fold asks for it). */
+/** The curve as the one finder reads it (its chain is described only when the finder asks for it). */
 function judgedGroup(c: SurvivorCurve): JudgedGroup {
   return {
     className: c.className, signature: c.signature, get chain() { return c.chain(); }, counts: c.counts,
@@ -75,87 +80,43 @@ function judgedGroup(c: SurvivorCurve): JudgedGroup {
   };
 }
 
-/** The shared filter and judge (group-filter.ts, judge-group.ts) with the proportional rule. */
-function grows(c: SurvivorCurve, iterations: number): boolean {
-  const g = judgedGroup(c);
-  const work = [iterations, iterations];
-  const k = countsAsGrowth(g) ? scoreGroup(g, undefined, work, significance([], [], PARAMS)) : undefined;
-  return k !== undefined && judgeGroup(k, g, undefined, Infinity, PARAMS, work) === 'leak';
-}
-
-interface Candidate {
-  readonly group: SurvivorCurve;
-  readonly byClass: boolean;
-}
-
-/** Per class with several groups: their sum, represented by the largest group's chain. */
-function classTotals(groups: readonly SurvivorCurve[]): SurvivorCurve[] {
-  const byClass = new Map<string, SurvivorCurve[]>();
-  for (const g of groups) {
-    const list = byClass.get(g.className);
-    if (list) list.push(g);
-    else byClass.set(g.className, [g]);
-  }
-  const totals: SurvivorCurve[] = [];
-  for (const list of byClass.values()) {
-    if (list.length < 2) continue;
-    const top = list.reduce((a, b) => (b.retainedSize > a.retainedSize ? b : a));
-    totals.push({
-      className: top.className,
-      signature: top.signature,
-      count: list.reduce((sum, g) => sum + g.count, 0),
-      counts: top.counts.map((_, k) => list.reduce((sum, g) => sum + (g.counts[k] ?? 0), 0)),
-      retainedSize: list.reduce((sum, g) => sum + g.retainedSize, 0),
-      chain: () => top.chain(),
-    });
-  }
-  return totals;
-}
-
-function hasAsyncContext(chain: readonly ChainHop[]): boolean {
-  return chain.some((hop) => hop.label?.kind === 'async-context');
-}
+const words = {
+  grew: (g: JudgedGroup, count: number, k: { z: number }) => `${count} ${g.className} left behind, per interval: ${g.born!.join(', ')} (${zText(k.z)})`,
+  keptThrough: (g: JudgedGroup, count: number, carrier: { className: string }) => `${count} ${g.className} left behind, each held through a ${carrier.className}`,
+};
 
 /** The groups of a warm-up / N / N series that grew with the iterations, largest first, folded by holder. */
-export function findProportionalGrowth(groups: readonly SurvivorCurve[], iterations: number): GrowingGroup[] {
-  const candidates: Candidate[] = groups.filter((g) => grows(g, iterations)).map((group) => ({ group, byClass: false }));
-  // A class whose survivors grow in proportion while no single path of it does.
-  const covered = new Set(candidates.map((c) => c.group.className));
-  for (const total of classTotals(groups)) {
-    if (!covered.has(total.className) && grows(total, iterations)) candidates.push({ group: total, byClass: true });
-  }
-  candidates.sort((a, b) => b.group.retainedSize - a.group.retainedSize || b.group.count - a.group.count);
-
-  // Hop names throughout (chain-description.ts): a closure is `onConfigChange()`, not `Function`.
-  const found: { value: GrowingGroup; name: string; also: string[] }[] = [];
-  for (const { group: g, byClass } of candidates) {
-    const chain = g.chain();
-    const name = chain[0]?.node.className ?? g.className;
-    const holder = found.find((f) => chain.slice(1).some((hop) => hop.node.className === f.name));
-    if (holder) {
-      holder.also.push(`${g.count} × ${name}`);
-      // The chain through an AsyncLocalStorage store names the resource that captured it: show that one.
-      if (!hasAsyncContext(holder.value.chain) && hasAsyncContext(chain)) {
-        holder.value = { ...holder.value, signature: g.signature, chain };
-      }
-      continue;
-    }
-    found.push({
-      name,
-      also: [],
-      value: {
-        className: name,
-        signature: g.signature,
-        count: g.count,
-        counts: g.counts,
-        perInterval: bornPerInterval(g.counts),
-        retainedSize: g.retainedSize,
-        chain,
-        alsoHeld: [],
-        byClass,
-        ...(g.allocation ? { allocation: g.allocation } : {}),
-      },
-    });
-  }
-  return found.map((f) => ({ ...f.value, alsoHeld: f.also }));
+export function findProportionalGrowth(curves: readonly SurvivorCurve[], iterations: number): GrowingGroup[] {
+  const sorted = [...curves].sort((a, b) => b.retainedSize - a.retainedSize || b.count - a.count);
+  const curveOf = new Map<JudgedGroup, SurvivorCurve>();
+  const groups = sorted.map((c) => {
+    const g = judgedGroup(c);
+    curveOf.set(g, c);
+    return g;
+  });
+  const found = findGrowth({
+    groups,
+    work: [iterations, iterations],
+    significance: significance([], [], PARAMS),
+    params: PARAMS,
+    rates: {},
+    words,
+    classSums: { minMembersPerPath: PARAMS.minMembersPerPath },
+  });
+  return found.findings.map((f, i): GrowingGroup => {
+    const lead = found.leads[i]!;
+    const allocation = curveOf.get(lead)?.allocation;
+    return {
+      className: f.className,
+      signature: f.signature ?? lead.signature,
+      count: f.count,
+      counts: lead.counts,
+      perInterval: bornPerInterval(lead.counts),
+      retainedSize: f.retainedSize,
+      chain: f.chain,
+      alsoHeld: f.alsoHeld ?? [],
+      byClass: lead.paths > 1,
+      ...(allocation ? { allocation } : {}),
+    };
+  });
 }

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnose } from '../../src/diagnose/diagnose.js';
 import { DEFAULT_MODEL } from '../../src/diagnose/model-params.js';
-import { withClassSums } from '../../src/diagnose/growth-findings.js';
+import { withClassSums } from '../../src/diagnose/find-growth.js';
 import { fromSurvivorGroup } from '../../src/diagnose/growing-group.js';
 import { isExternal } from '../../src/diagnose/carriers.js';
 import type { MemorySample } from '../../src/diagnose/memory-trend.js';
