@@ -1,5 +1,5 @@
 // The leak zoo's case runner, shared by test/e2e/zoo.test.ts and scripts/zoo.js (which imports the compiled
-// copy under dist/test/helpers): the cases are fixtures/zoo/<name>.cjs with their expected answer beside them
+// copy under dist/test/helpers): the cases are fixtures/zoo/<name>.cjs (or .mjs, an ES module) with their expected answer beside them
 // in <name>.expect.json; a case runs the way a user meets a process — the program free-running on a given
 // Node, `leakhunt attach <pid> --json` from outside — and its answer is judged against the expectation.
 // The target's state after the attach (alive, inspector closed) is read from /proc by live-target.ts.
@@ -125,7 +125,7 @@ export function zooDir(): string {
   return dirname(resolveFixture('zoo/map-cache'));
 }
 
-/** Every case of fixtures/zoo, by name. */
+/** Every case of fixtures/zoo, by name: `<name>.cjs`, or `<name>.mjs` for a case that is an ES module. */
 export function loadZooCases(): ZooCase[] {
   const dir = zooDir();
   return readdirSync(dir)
@@ -133,7 +133,8 @@ export function loadZooCases(): ZooCase[] {
     .sort()
     .map((f) => {
       const name = basename(f, '.expect.json');
-      return { name, fixture: `zoo/${name}`, expect: JSON.parse(readFileSync(join(dir, f), 'utf8')) as ZooExpectation };
+      const fixture = existsSync(join(dir, `${name}.mjs`)) ? `zoo/${name}.mjs` : `zoo/${name}`;
+      return { name, fixture, expect: JSON.parse(readFileSync(join(dir, f), 'utf8')) as ZooExpectation };
     });
 }
 
