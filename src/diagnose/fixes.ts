@@ -78,6 +78,10 @@ function containerFix(className: string, chain: readonly ChainHop[], closures = 
       return { at: i, fix: { why: `a timer (Timeout @${timer.node.id}) started per request keeps ${className} alive through its callback and is never cleared`, action: 'clearInterval/clearTimeout it when the request ends, or don\'t start one per request' } };
     }
     if (closures && hop.node.type === 'closure') {
+      // A closure that is itself a listener (held in, or as, an emitter's listener entry): the
+      // emitter's listeners are what accumulates, not what the function closes over.
+      const events = [i + 1, i + 2].find((j) => chain[j]?.edge?.name === '_events');
+      if (events !== undefined) return { at: events, fix: listenerFix(chain, events) };
       return { at: i, fix: { why: `a function kept alive by ${holderText(chain, i + 1)} closes over per-request data (${className})`, action: 'drop the function when the request ends, or don\'t capture the request\'s objects' } };
     }
   }
