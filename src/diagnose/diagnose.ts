@@ -130,6 +130,8 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     evidence.push(holder
       ? `${kib(outside)} of ArrayBuffer backing stores (Buffers) kept by groups that grow with the work, against ${kib(inside)} of JS objects: the memory is outside the JS heap, held by ${holder.className}`
       : `ArrayBuffer backing stores grew by ${kib(backingStoreGrowth)} between the first and the last snapshot, more than the program's JS objects (${kib(jsGrowth)}): the memory is in Buffers / ArrayBuffers`);
+    // No verdict without a finding: without a group to name, the backing stores' class total is one.
+    if (findings.length === 0) findings.push(backingStoreFinding(diff, evidence[0]!));
     if (holder) evidence.push(...holder.evidence);
   } else if (kept.length > 0) {
     verdict = 'leak';
@@ -210,6 +212,32 @@ function nativeFinding(memory: MemoryTrend, text: string): Finding {
     fix: `memory outside the JS heap grows while the heap and external memory stay flat: ${action}`,
     action,
     evidence: [text],
+  };
+}
+
+/**
+ * The external verdict from class totals (no ids, or no lasting group): the backing stores' rows grew
+ * with the work more than the program's objects. No chain: without ids nothing tells which holder kept
+ * them; one attach session (ids) does.
+ */
+function backingStoreFinding(diff: DiffResult, text: string): Finding {
+  const stores = diff.classes.filter((r) => BACKING_STORE.test(r.name));
+  const counts = stores[0]!.counts.map((_, k) => stores.reduce((sum, r) => sum + r.counts[k]!, 0));
+  const sizes = stores[0]!.sizes.map((_, k) => stores.reduce((sum, r) => sum + r.sizes[k]!, 0));
+  const count = Math.max(0, counts[counts.length - 1]! - counts[0]!);
+  const action = 'find what keeps the Buffers with one `leakhunt attach` session (objects known by id give the holder), then release them when the work ends or bound what holds them';
+  return {
+    kind: 'external',
+    className: stores.length === 1 ? stores[0]!.name : 'ArrayBuffer backing stores',
+    signature: null,
+    count,
+    perInterval: count / Math.max(1, counts.length - 1),
+    retainedSize: Math.max(0, sizes[sizes.length - 1]! - sizes[0]!),
+    chain: [],
+    fix: `ArrayBuffer backing stores (Buffers) grow with the work while the JS objects do not: ${action}`,
+    action,
+    evidence: [text, `backing stores: ${counts.join(' → ')} objects, ${sizes.map(kib).join(' → ')} at the snapshots`],
+    externalSize: Math.max(0, sizes[sizes.length - 1]! - sizes[0]!),
   };
 }
 

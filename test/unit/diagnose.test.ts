@@ -149,6 +149,18 @@ test('AsyncContextFrame is plumbing: never the class a finding names', () => {
   assert.equal(d.findings[0]?.className, 'RunTree');
 });
 
+test('external from class totals (snapshots of two processes): the backing stores are a finding of their own', () => {
+  // No ids: no group names a holder, so the backing stores' rows are the finding (no verdict without one).
+  const stores = row('system / JSArrayBufferData', [10, 110, 210], undefined, 64 * 1024);
+  const across = { ...diffOf([stores, row('Object', [500, 510, 505])]), sameProcess: false, process: { same: false, by: 'metadata' as const, idsLineUp: false, origins: [null, null, null] } };
+  const d = diagnose({ diff: across });
+  assert.equal(d.verdict, 'external');
+  assert.equal(d.findings.length, 1);
+  const f = d.findings[0]!;
+  assert.deepEqual([f.kind, f.className, f.count, f.retainedSize], ['external', 'system / JSArrayBufferData', 200, 200 * 64 * 1024]);
+  assert.match(f.action, /leakhunt attach/);
+});
+
 test('a shrinking heap is never external or leak from one backing store of a few hundred KiB', () => {
   const store = { ...row('system / JSArrayBufferData', [40, 41, 41], [0, 0], 6000), sizes: [240_000, 481_000, 481_000], sizeDelta: 241_000 };
   const shrinking = { ...diffOf([store, row('Object', [9000, 5000, 3000], [4000, 2000], 4000)]), growth: -15e6 };
