@@ -11,13 +11,8 @@ import { DistanceSearch, UNREACHABLE_DISTANCE } from '../analysis/distances.js';
 import type { HeapAnalysis } from '../analysis/heap-analysis.js';
 import { findHolderTiers } from '../analysis/holder-tiers.js';
 import { hopName } from '../analysis/path-signatures.js';
+import { DEFAULT_MODEL } from './model-params.js';
 import { propertyTarget } from './timer-details.js';
-
-/**
- * The longest one-shot timer that still belongs to a turn in flight: a turn's own timeouts run up to
- * minutes (HTTP clients of model APIs default to 10 minutes). Beyond it the timer outlives the turn.
- */
-export const IN_FLIGHT_MAX_MS = 10 * 60_000;
 
 /** The timers module's `timerListMap` object (held by a context variable of that name), or -1. */
 function findTimerListMap(analysis: HeapAnalysis): number {
@@ -44,10 +39,11 @@ export interface ArmedTimers {
 }
 
 /**
- * The armed timers, by the list they are in: one-shot timers in lists of at most IN_FLIGHT_MAX_MS are a
+ * The armed timers, by the list they are in: one-shot timers in lists of at most `inFlightMaxMs`
+ * (ModelParams: a turn's own timeouts run up to minutes, HTTP clients of model APIs default to 10) are a
  * turn's in flight, the rest outlive it. Undefined when the heap has no timer lists.
  */
-export function findArmedTimers(analysis: HeapAnalysis): ArmedTimers | undefined {
+export function findArmedTimers(analysis: HeapAnalysis, inFlightMaxMs: number = DEFAULT_MODEL.inFlightMaxMs): ArmedTimers | undefined {
   const graph = analysis.graph;
   const map = findTimerListMap(analysis);
   if (map < 0) return undefined;
@@ -61,7 +57,7 @@ export function findArmedTimers(analysis: HeapAnalysis): ArmedTimers | undefined
     // The ring: list → _idleNext → … → list; bounded by the node count against a malformed heap.
     for (let t = propertyTarget(analysis, list, '_idleNext'), steps = 0; t >= 0 && t !== list && steps < graph.nodeCount; t = propertyTarget(analysis, t, '_idleNext'), steps++) {
       if (hopName(analysis, t) !== 'Timeout') break;
-      if (durationMs <= IN_FLIGHT_MAX_MS && isOneShot(analysis, t)) {
+      if (durationMs <= inFlightMaxMs && isOneShot(analysis, t)) {
         inFlight[t] = 1;
         inFlightCount++;
       } else {

@@ -63,6 +63,13 @@ export interface ModelParams {
   readonly mostHoldersRead: number;
   /** Holder reads: intervals read after the last snapshot. */
   readonly holderReadIntervals: number;
+  /** One snapshot (analyze): distinct objects of one kind held beyond the turns in flight that make a suspect. */
+  readonly minSuspects: number;
+  /**
+   * One snapshot: a one-shot timer due within this many ms is a turn in flight; what only such timers
+   * hold is not a suspect (in-flight.ts).
+   */
+  readonly inFlightMaxMs: number;
   /**
    * Set while attach's default capture can still take another snapshot (attach-settle.ts): growth that
    * stopped in the trailing intervals only, and may be a pause between bursts, is a candidate, not ruled
@@ -118,6 +125,8 @@ export const DEFAULT_MODEL: ModelParams = {
   trendNoiseFactor: 2,
   mostHoldersRead: 3,
   holderReadIntervals: 4,
+  minSuspects: 25,
+  inFlightMaxMs: 10 * 60_000,
 };
 
 /**

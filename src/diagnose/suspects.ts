@@ -7,7 +7,7 @@
 // these are `suspect` findings, never a `leak` verdict. Counts are of distinct objects (a store several
 // timers captured is one store) and sizes are of the union of what they retain (never above the heap).
 // A handful is normal in a healthy process (a pool of clients, the requests in flight at the moment):
-// a suspect needs MIN_SUSPECTS of them. What the turns in flight hold is weighed first (in-flight.ts):
+// a suspect needs ModelParams.minSuspects of them. What the turns in flight hold is weighed first (in-flight.ts):
 // objects held only through armed one-shot timers due within a turn's time (each turn waiting on its own
 // model call or timeout) go when those fire, and are not counted; what a repeating or far-out timer, or
 // any other lasting holder, keeps is.
@@ -21,10 +21,10 @@ import { unionRetainedByGroup } from '../analysis/group-retained.js';
 import type { Finding } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
 import { ASYNC_CONTEXT_EDGES, FRAMEWORK_OBJECTS } from './recognisers.js';
-import { findArmedTimers, heldBeyondInFlight, IN_FLIGHT_MAX_MS } from './in-flight.js';
+import { findArmedTimers, heldBeyondInFlight } from './in-flight.js';
+import { DEFAULT_MODEL, type ModelParams } from './model-params.js';
 
 /** Fewer than this many captured stores or duplicated singletons is what a healthy process has at a moment. */
-export const MIN_SUSPECTS = 25;
 
 /** Store ordinals by (store class, holder class), each store captured by one of these holders. */
 export type CapturedStores = ReadonlyMap<string, readonly number[]>;
@@ -81,18 +81,20 @@ export interface Suspects {
 
 export function findSuspects(
   analysis: HeapAnalysis, labelChain?: ChainLabeler, capturedStores: CapturedStores = findCapturedStores(analysis),
+  params: Pick<ModelParams, 'minSuspects' | 'inFlightMaxMs'> = DEFAULT_MODEL,
 ): Suspects {
+  const least = params.minSuspects;
   let heldInFlight = 0;
   const paths = new RetainerPaths(analysis);
   const retained = analysis.retainedSizes;
   const findings: Finding[] = [];
-  const lasting = lastingFilter(analysis);
+  const lasting = lastingFilter(analysis, params.inFlightMaxMs);
   for (const [key, stores] of capturedStores) {
     const held = stores.filter((s) => paths.isReachable(s));
-    if (held.length < MIN_SUSPECTS) continue;
+    if (held.length < least) continue;
     const reachable = held.filter(lasting.keeps);
     heldInFlight = Math.max(heldInFlight, held.length - reachable.length);
-    if (reachable.length < MIN_SUSPECTS) continue;
+    if (reachable.length < least) continue;
     const [storeClass, holderClass] = key.split('\u0000') as [string, string];
     const representative = reachable.reduce((a, b) => (retained[b]! > retained[a]! ? b : a));
     const path = paths.shortestPath(representative);
@@ -112,15 +114,15 @@ export function findSuspects(
   const rows = analysis.classSummary();
   for (const few of FRAMEWORK_OBJECTS.filter((f) => f.few)) {
     for (const row of rows) {
-      if (!few.className.test(row.name) || row.count < MIN_SUSPECTS) continue;
+      if (!few.className.test(row.name) || row.count < least) continue;
       let representative = -1;
       const { classOf } = analysis.classIndex;
       const alive: number[] = [];
       for (let n = 0; n < classOf.length; n++) if (classOf[n] === row.classId && paths.isReachable(n)) alive.push(n);
-      if (alive.length < MIN_SUSPECTS) continue;
+      if (alive.length < least) continue;
       const members = alive.filter(lasting.keeps);
       heldInFlight = Math.max(heldInFlight, alive.length - members.length);
-      if (members.length < MIN_SUSPECTS) continue;
+      if (members.length < least) continue;
       for (const n of members) if (representative < 0 || retained[n]! > retained[representative]!) representative = n;
       const path = representative >= 0 ? paths.shortestPath(representative) : [];
       const chain = describeChain(analysis, path, false, labelChain);
@@ -142,14 +144,14 @@ export function findSuspects(
 
 /**
  * Whether a node is held beyond the turns in flight: computed once, on first use (only when some group
- * reaches MIN_SUSPECTS), and only when the heap has timers of turns in flight.
+ * reaches minSuspects), and only when the heap has timers of turns in flight.
  */
-function lastingFilter(analysis: HeapAnalysis): { readonly keeps: (ordinal: number) => boolean } {
+function lastingFilter(analysis: HeapAnalysis, inFlightMaxMs: number): { readonly keeps: (ordinal: number) => boolean } {
   let held: Uint8Array | null | undefined;
   return {
     keeps: (ordinal) => {
       if (held === undefined) {
-        const timers = findArmedTimers(analysis);
+        const timers = findArmedTimers(analysis, inFlightMaxMs);
         held = timers && timers.inFlightCount > 0 ? heldBeyondInFlight(analysis, timers) : null;
       }
       return held === null || held[ordinal] === 1;
@@ -161,8 +163,8 @@ function lastingFilter(analysis: HeapAnalysis): { readonly keeps: (ordinal: numb
  * What the evidence says of members only the turns in flight hold (none: nothing); `beside` when others
  * of the group were counted.
  */
-export function inFlightNote(inFlight: number, beside = true): string {
-  return inFlight > 0 ? ` (${inFlight}${beside ? ' more' : ''} held only by one-shot timers due within ${IN_FLIGHT_MAX_MS / 60_000} min: turns in flight, not counted)` : '';
+export function inFlightNote(inFlight: number, beside = true, inFlightMaxMs = DEFAULT_MODEL.inFlightMaxMs): string {
+  return inFlight > 0 ? ` (${inFlight}${beside ? ' more' : ''} held only by one-shot timers due within ${inFlightMaxMs / 60_000} min: turns in flight, not counted)` : '';
 }
 
 /** What a set of objects retains together (analysis/group-retained.ts): never above the heap. */

@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { startTarget } from '../helpers/live-target.js';
 import { removeSnapshots, takeSnapshot } from '../helpers/take-snapshot.js';
-import { MIN_SUSPECTS } from '../../src/diagnose/suspects.js';
+import { DEFAULT_MODEL } from '../../src/diagnose/model-params.js';
+
+const MIN_SUSPECTS = DEFAULT_MODEL.minSuspects;
 
 interface AnalyzeJson {
   verdict: string;
