@@ -7,7 +7,7 @@ import type { DiffResult } from '../analysis/diff/diff-series.js';
 import type { MemorySample } from './memory-trend.js';
 import { diagnose } from './diagnose.js';
 import type { Diagnosis } from './finding.js';
-import type { HolderReads } from './holder-reads.js';
+import type { HolderReads } from './finding.js';
 import type { ModelParams } from './model-params.js';
 
 /** What the diagnosis needs of each captured snapshot (attach/capture.ts writes it beside the file). */

@@ -8,18 +8,8 @@
 
 import { allocationSiteKey, frameOrigin, type AllocationFrame } from '../analysis/allocation-site.js';
 import type { SurvivorGroup } from '../analysis/diff/diff-series.js';
-import type { Finding } from './finding.js';
+import type { Finding, FindingAllocation } from './finding.js';
 
-export interface FindingAllocation {
-  /** Innermost first: the user's frame, then the library frame it called (allocation-site.ts). */
-  readonly frames: readonly AllocationFrame[];
-  /** Of the finding's survivors with a known site, the fraction this site made. */
-  readonly share: number;
-  /** Set when the site made a holder on the chain rather than the objects: its class and hop (0 = the object). */
-  readonly holder?: { readonly className: string; readonly hop: number; readonly owner?: string };
-  /** Set when the site is that of the members sharing the finding's cause: the class that was made there. */
-  readonly sameCause?: { readonly className: string };
-}
 
 /** `where` as a person reads it in a sentence: `fn() at /path/file.js:23`. */
 export function frameText(frame: AllocationFrame): string {

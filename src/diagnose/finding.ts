@@ -1,11 +1,12 @@
 // What a diagnosis says, as data: the verdict, the findings and candidates, the figures the model
 // used, and what a diagnosis reads. Every finder (growth-findings, signature-growth, backlog-findings,
-// suspects) and every report speak these types; the rules live in the finders, not here.
+// suspects) and every report speak these types; the rules live in the finders, not here. What a
+// finding carries of other modules (its allocation site, a holder's reads) is typed here too, so no
+// module of diagnose/ imports back into this one.
 
+import type { AllocationFrame } from '../analysis/allocation-site.js';
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { DiffResult } from '../analysis/diff/diff-series.js';
-import type { FindingAllocation } from './finding-allocation.js';
-import type { HolderReads } from './holder-reads.js';
 import type { Significance } from './growth-model.js';
 import type { ModelParams } from './model-params.js';
 import type { MemorySample, MemoryTrend, Pause } from './memory-trend.js';
@@ -113,4 +114,30 @@ export interface Candidate {
   readonly zNeeded?: number;
   readonly moreIntervals: number;
   readonly chain: readonly ChainHop[];
+}
+
+export interface FindingAllocation {
+  /** Innermost first: the user's frame, then the library frame it called (allocation-site.ts). */
+  readonly frames: readonly AllocationFrame[];
+  /** Of the finding's survivors with a known site, the fraction this site made. */
+  readonly share: number;
+  /** Set when the site made a holder on the chain rather than the objects: its class and hop (0 = the object). */
+  readonly holder?: { readonly className: string; readonly hop: number; readonly owner?: string };
+  /** Set when the site is that of the members sharing the finding's cause: the class that was made there. */
+  readonly sameCause?: { readonly className: string };
+}
+
+/** One read of a holder's member count. `interval` 0 is the start (just after the last snapshot). */
+export interface HolderRead {
+  readonly interval: number;
+  /** Unix ms. */
+  readonly at: number;
+  readonly count: number;
+}
+
+/** The reads of one holder, by its V8 heap object id (the same id the snapshots give it). */
+export interface HolderReads {
+  readonly holderId: number;
+  readonly className: string;
+  readonly reads: readonly HolderRead[];
 }

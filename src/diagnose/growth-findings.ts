@@ -4,12 +4,12 @@
 // This file only builds that input and words a survivor group's growth.
 
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
-import type { Candidate, DiagnoseInput, Finding } from './finding.js';
+import type { Candidate, DiagnoseInput, Finding, HolderReads } from './finding.js';
 import { findGrowth, zText } from './find-growth.js';
 import { firstMaxIdOf } from './fold-findings.js';
 import { fromSurvivorGroup, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
-import { holderToRead, readsWithin, type HolderReads } from './holder-reads.js';
+import { holderToRead, readsWithin } from './holder-reads.js';
 import { nativeWrapperClasses } from './judge-group.js';
 import type { KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';

@@ -7,22 +7,8 @@
 import type { ChainHop } from '../analysis/chain-description.js';
 import { anchorIndex } from './fold-findings.js';
 import { mayBePause, normalQuantile } from './kept-model.js';
+import type { HolderRead, HolderReads } from './finding.js';
 import type { ModelParams } from './model-params.js';
-
-/** One read of a holder's member count. `interval` 0 is the start (just after the last snapshot). */
-export interface HolderRead {
-  readonly interval: number;
-  /** Unix ms. */
-  readonly at: number;
-  readonly count: number;
-}
-
-/** The reads of one holder, by its V8 heap object id (the same id the snapshots give it). */
-export interface HolderReads {
-  readonly holderId: number;
-  readonly className: string;
-  readonly reads: readonly HolderRead[];
-}
 
 /**
  * The reads a diagnosis uses: the first `mostHoldersRead` holders, over the first `holderReadIntervals`

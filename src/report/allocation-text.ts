@@ -4,7 +4,7 @@
 // the holder on the chain rather than the objects, which holder.
 
 import type { AllocationFrame } from '../analysis/allocation-site.js';
-import type { FindingAllocation } from '../diagnose/finding-allocation.js';
+import type { FindingAllocation } from '../diagnose/finding.js';
 import { readablePath } from './paths.js';
 
 function frameText(frame: AllocationFrame): string {

@@ -7,7 +7,8 @@
 // returns quietly otherwise. Never prints.
 
 import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
-import { frameText, type FindingAllocation } from '../diagnose/finding-allocation.js';
+import type { FindingAllocation } from '../diagnose/finding.js';
+import { frameText } from '../diagnose/finding-allocation.js';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { chooseFix } from './choose-fix.js';
 import { InProcessHeap } from './in-process-heap.js';

@@ -6,7 +6,8 @@
 // edge names that could be data (a dictionary key such as a session id) are replaced by their length,
 // by the one rule every output follows (analysis/redact.ts).
 
-import { frameText, type FindingAllocation } from '../diagnose/finding-allocation.js';
+import type { FindingAllocation } from '../diagnose/finding.js';
+import { frameText } from '../diagnose/finding-allocation.js';
 import { AssertionError } from 'node:assert';
 import type { ChainHop } from '../analysis/chain-description.js';
 import { chainLines } from '../report/chain-lines.js';

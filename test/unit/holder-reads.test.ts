@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { diagnose } from '../../src/diagnose/diagnose.js';
-import { holderToRead, holderTrend, holderVerdict, type HolderRead } from '../../src/diagnose/holder-reads.js';
+import type { HolderRead } from '../../src/diagnose/finding.js';
+import { holderToRead, holderTrend, holderVerdict } from '../../src/diagnose/holder-reads.js';
 import type { ChainHop } from '../../src/analysis/chain-description.js';
 import type { ClassDiffRow, DiffResult, SurvivorGroup } from '../../src/analysis/diff/diff-series.js';
 
