@@ -7,7 +7,7 @@
 //   npm run eval -- [--programs 200] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>]
 //                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>]
 //   npm run eval -- --replay <kept dir> [--only <index>] [--json out.json]   today's build on kept captures
-//   npm run eval -- --one-snapshot [--programs N] [--seed S]   healthy programs, one snapshot, analyze
+//   npm run eval -- --one-snapshot [--programs N] [--seed S]   healthy and context-capture programs, one snapshot, analyze
 //   npm run eval -- --sample                                   the fixed-seed sample (docs/evaluation.md)
 //   npm run eval -- --truth-check [--programs N] [--seed S]    what each program keeps, measured without leakhunt
 import { execFileSync } from 'node:child_process';
@@ -70,7 +70,7 @@ if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.k
 
 const { evaluatePrograms, jsonReport, renderReport, replayCommand, replayKept } = await import('../dist/test/helpers/eval/evaluate.js');
 const { summarize } = await import('../dist/test/helpers/eval/judge.js');
-const { describeProgram, drawProgram, sampleIndexes, truthOf } = await import('../dist/test/helpers/eval/draw.js');
+const { describeProgram, drawOneSnapshotProgram, drawProgram, sampleIndexes, truthOf } = await import('../dist/test/helpers/eval/draw.js');
 const { runOneSnapshot, stopAllPrograms } = await import('../dist/test/helpers/eval/run-program.js');
 const { nodeBinaryInfo } = await import('../dist/test/helpers/node-binaries.js');
 const { SAMPLE } = await import('../dist/test/helpers/eval/sample.js');
@@ -155,32 +155,46 @@ if (values['truth-check']) {
 }
 
 if (values['one-snapshot']) {
-  // --programs counts healthy programs here: drawn in index order, the ones that keep nothing.
-  const healthy = [];
-  for (let k = 0; healthy.length < programs && k < programs * 50; k++) {
+  // --programs counts healthy programs here: drawn in index order, the ones that keep nothing; the programs
+  // drawn to carry the context-capture fault (draw.ts drawOneSnapshotProgram) come along between them.
+  const drawn = [];
+  let healthyCount = 0;
+  for (let k = 0; healthyCount < programs && k < programs * 50; k++) {
     if (only !== undefined && k !== only) continue;
-    const p = drawProgram(seed, k, draw);
-    if (truthOf(p) === 'none') healthy.push(p);
+    const p = drawOneSnapshotProgram(seed, k, draw);
+    if (p === undefined) continue;
+    drawn.push(p);
+    if (truthOf(p) === 'none') healthyCount++;
   }
   let done = 0;
   const runs = [];
-  for (const p of healthy) {
+  for (const p of drawn) {
     const r = await runOneSnapshot(p, node, values.keep === undefined ? undefined : join(values.keep, String(p.index)));
-    runs.push({ params: p, ...r });
-    process.stderr.write(`eval: ${++done}/${healthy.length} #${p.index} one snapshot → ${r.verdict ?? 'no answer'}${r.suspects.length ? ` (${r.suspects.map((s) => `${s.count} ${s.className}`).join(', ')})` : ''}${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}\n`);
+    runs.push({ params: p, truth: truthOf(p), ...r });
+    process.stderr.write(`eval: ${++done}/${drawn.length} #${p.index} ${p.fault.kind === 'context-capture' ? `${p.fault.stores} stores captured` : 'healthy'}, one snapshot → ${r.verdict ?? 'no answer'}${r.suspects.length ? ` (${r.suspects.map((s) => `${s.count} ${s.className}`).join(', ')})` : ''}${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}\n`);
   }
   const answered = runs.filter((r) => r.verdict !== undefined);
-  const withSuspect = answered.filter((r) => r.suspects.length > 0);
-  const rate = answered.length ? withSuspect.length / answered.length : null;
-  console.log(`one snapshot of ${answered.length} healthy programs (seed ${seed}): ${withSuspect.length} with a suspect finding = ${rate === null ? 'n/a' : `${(100 * rate).toFixed(1)}%`} (target ≤ 5%)`);
+  const healthy = answered.filter((r) => r.truth === 'none');
+  const withSuspect = healthy.filter((r) => r.suspects.length > 0);
+  const rate = healthy.length ? withSuspect.length / healthy.length : null;
+  console.log(`one snapshot of ${healthy.length} healthy programs (seed ${seed}): ${withSuspect.length} with a suspect finding = ${rate === null ? 'n/a' : `${(100 * rate).toFixed(1)}%`} (target ≤ 5%)`);
   for (const r of withSuspect) {
     console.log(`  #${r.params.index}: ${r.suspects.map((s) => `${s.count} ${s.className}: ${s.evidence}`).join(' | ')}`);
     console.log(`    ${describeProgram(r.params)}`);
     console.log(`    replay: npm run eval -- --one-snapshot --seed ${seed} --only ${r.params.index}`);
   }
+  // Programs whose turns' stores were kept by never-cleared timers: found (a suspect) by stores kept.
+  const captured = answered.filter((r) => r.truth === 'leak');
+  const BUCKETS = [[1, 9], [10, 24], [25, 49], [50, 200]];
+  const byStores = BUCKETS.map(([lo, hi]) => {
+    const inBucket = captured.filter((r) => r.params.fault.stores >= lo && r.params.fault.stores <= hi);
+    return { stores: `${lo}–${hi}`, programs: inBucket.length, found: inBucket.filter((r) => r.suspects.length > 0).length };
+  });
+  console.log(`one snapshot of ${captured.length} programs whose stores were captured by never-cleared timers: found (a suspect) by stores kept`);
+  for (const b of byStores) console.log(`  ${b.stores.padEnd(8)} ${b.found} of ${b.programs}`);
   for (const r of runs.filter((x) => x.verdict === undefined)) console.log(`  #${r.params.index}: no answer — ${r.problems.join('; ')}`);
   if (values.json) {
-    writeFileSync(values.json, `${JSON.stringify({ seed, nodeVersion: version, commit: commit(), mode: 'one-snapshot', suspectRate: rate, programs: runs.map((r) => ({ params: r.params, truth: 'none', verdict: r.verdict ?? null, right: r.verdict !== undefined && r.suspects.length === 0, suspects: r.suspects, problems: r.problems, durationMs: r.durationMs })) }, null, 2)}\n`);
+    writeFileSync(values.json, `${JSON.stringify({ seed, nodeVersion: version, commit: commit(), mode: 'one-snapshot', suspectRate: rate, foundByStores: byStores, programs: runs.map((r) => ({ params: r.params, truth: r.truth, verdict: r.verdict ?? null, right: r.verdict !== undefined && (r.truth === 'none' ? r.suspects.length === 0 : r.suspects.length > 0), suspects: r.suspects, problems: r.problems, durationMs: r.durationMs })) }, null, 2)}\n`);
   }
   console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// One snapshot's suspects swept (docs/diagnosis-model.md, "The sweep"): kept `npm run eval --
-// --one-snapshot --keep <dir>` runs (healthy programs, one heap snapshot each) re-analysed in process
-// with one ModelParams field varied; prints, per value, how many programs got a suspect finding. Each
-// snapshot is parsed and analysed once; only the suspects' search runs per value.
+// One snapshot's suspects swept (docs/diagnosis-model.md, "One snapshot's parameters"): kept `npm run
+// eval -- --one-snapshot --keep <dir>` runs (healthy programs, and programs whose turns' stores are kept
+// by never-cleared timers; one heap snapshot each) re-analysed in process with one ModelParams field
+// varied. Prints, per value, the healthy programs that got a suspect (false alarms) and the captured ones
+// that did (found), by stores kept. Each snapshot is parsed and analysed once; only the suspects' search
+// runs per value.
 //   npm run sweep:one-snapshot -- <kept dir>... --param minSuspects=1,10,25,50 [--param inFlightMaxMs=0,1000,600000]
 // A sweep is a training step: its seeds become the development set; a fresh seed measures the rate.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -44,28 +46,39 @@ for (const dir of dirs) {
   }
   for (const name of readdirSync(dir)) {
     const file = join(dir, name, 'one.heapsnapshot');
-    if (existsSync(file)) files.push({ dir, index: name, file });
+    const params = join(dir, name, 'params.json');
+    if (!existsSync(file) || !existsSync(params)) continue;
+    const fault = JSON.parse(readFileSync(params, 'utf8')).fault;
+    files.push({ dir, index: name, file, stores: fault.kind === 'context-capture' ? fault.stores : 0 });
   }
 }
 
-// Per value of each parameter: the programs that got a suspect.
-const hits = new Map(sweeps.flatMap(({ name, values }) => values.map((v) => [`${name}=${v}`, []])));
-const atDefault = [];
-for (const [k, { dir, index, file }] of files.entries()) {
+// Per value of each parameter (the defaults first): the healthy programs with a suspect, and the
+// captured programs found, by stores kept.
+const BUCKETS = [[1, 9], [10, 24], [25, 49], [50, 200]];
+const keys = [`defaults (minSuspects ${DEFAULT_MODEL.minSuspects}, inFlightMaxMs ${DEFAULT_MODEL.inFlightMaxMs})`, ...sweeps.flatMap(({ name, values }) => values.map((v) => `${name}=${v}`))];
+const paramsOf = (key) => {
+  if (!key.includes('=')) return DEFAULT_MODEL;
+  const [name, v] = key.split('=');
+  return { ...DEFAULT_MODEL, [name]: Number(v) };
+};
+const rows = new Map(keys.map((key) => [key, { falseAlarms: [], found: BUCKETS.map(() => 0) }]));
+for (const [k, { dir, index, file, stores }] of files.entries()) {
   const analysis = new HeapAnalysis(await parseSnapshotFile(file));
-  const stores = findCapturedStores(analysis);
-  const suspectsWith = (params) => findSuspects(analysis, undefined, stores, params).findings;
-  if (suspectsWith(DEFAULT_MODEL).length > 0) atDefault.push(`${dir}#${index}`);
-  for (const { name, values } of sweeps) {
-    for (const v of values) {
-      const found = suspectsWith({ ...DEFAULT_MODEL, [name]: v });
-      if (found.length > 0) hits.get(`${name}=${v}`).push(`${dir}#${index} (${found.map((f) => `${f.count} ${f.className}`).join(', ')})`);
-    }
+  const captured = findCapturedStores(analysis);
+  for (const key of keys) {
+    const found = findSuspects(analysis, undefined, captured, paramsOf(key)).findings;
+    const row = rows.get(key);
+    if (stores === 0 && found.length > 0) row.falseAlarms.push(`${dir}#${index} (${found.map((f) => `${f.count} ${f.className}`).join(', ')})`);
+    if (stores > 0 && found.length > 0) row.found[BUCKETS.findIndex(([lo, hi]) => stores >= lo && stores <= hi)]++;
   }
   if (process.stderr.isTTY) process.stderr.write(`\r${k + 1}/${files.length}`);
 }
 if (process.stderr.isTTY) process.stderr.write('\n');
-console.log(`${files.length} healthy programs, one snapshot each; at the defaults (minSuspects ${DEFAULT_MODEL.minSuspects}, inFlightMaxMs ${DEFAULT_MODEL.inFlightMaxMs}): ${atDefault.length} with a suspect`);
-for (const [key, list] of hits) {
-  console.log(`  ${key.padEnd(24)} ${String(list.length).padStart(3)} of ${files.length} with a suspect${list.length ? `: ${list.join('; ')}` : ''}`);
+const healthy = files.filter((f) => f.stores === 0).length;
+const inBucket = BUCKETS.map(([lo, hi]) => files.filter((f) => f.stores >= lo && f.stores <= hi).length);
+console.log(`${healthy} healthy programs and ${files.length - healthy} with captured stores, one snapshot each`);
+console.log(`value | healthy with a suspect | captured found, stores ${BUCKETS.map(([lo, hi], i) => `${lo}–${hi} (${inBucket[i]})`).join(', ')}`);
+for (const [key, row] of rows) {
+  console.log(`${key} | ${row.falseAlarms.length} of ${healthy} | ${row.found.join(', ')}${row.falseAlarms.length ? `\n    ${row.falseAlarms.join('; ')}` : ''}`);
 }

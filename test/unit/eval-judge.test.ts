@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drawProgram, farFromLimit, keptPerInterval, NATIVE_HANDLE_CLASS, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
+import { drawOneSnapshotProgram, drawProgram, farFromLimit, keptPerInterval, NATIVE_HANDLE_CLASS, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
 import { judge, summarize } from '../helpers/eval/judge.js';
 import { resultOf } from '../helpers/eval/evaluate.js';
 import type { Answer } from '../helpers/eval/run-program.js';
@@ -81,4 +81,29 @@ test('the summary: false alarms over healthy programs, detection over programs t
   assert.equal(s.detectionRate, 1);
   assert.equal(s.confusion.none!.leak, 1);
   assert.equal(s.inconclusiveRate, 0);
+});
+
+test('one-snapshot draw: healthy programs as the series draws them, or the context-capture fault with its stores', () => {
+  let captured = 0, healthy = 0;
+  for (let k = 0; k < 400; k++) {
+    const series = drawProgram(2024, k);
+    assert.notEqual(series.fault.kind, 'context-capture', 'the series draw never carries the one-snapshot fault');
+    const p = drawOneSnapshotProgram(2024, k);
+    if (p === undefined) {
+      assert.notEqual(truthOf(series), 'none', `#${k}: a healthy program is never skipped unless drawn to be captured`);
+      continue;
+    }
+    if (p.fault.kind === 'context-capture') {
+      captured++;
+      assert.equal(truthOf(p), 'leak');
+      assert.ok(p.fault.stores >= 1 && p.fault.stores <= 200, `stores ${p.fault.stores}`);
+      assert.equal(p.healthy.als, true, 'turns run inside a store');
+      assert.ok(p.warmMs >= (p.fault.stores + 5) * p.turnMs, 'every store is made before the program serves');
+    } else {
+      healthy++;
+      assert.deepEqual(p, series, 'a healthy program is the series draw unchanged');
+      assert.equal(truthOf(p), 'none');
+    }
+  }
+  assert.ok(captured > 60 && healthy > 60, `captured ${captured}, healthy ${healthy}`);
 });

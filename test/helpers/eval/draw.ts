@@ -25,7 +25,13 @@ export type Fault =
   | ({ readonly kind: 'backlog-grows'; readonly className: LeakClass; readonly servePerTurn: number } & KeptRate)
   | ({ readonly kind: 'external' } & KeptRate)
   | ({ readonly kind: 'native' } & KeptRate)
-  | { readonly kind: 'backlog-drains'; readonly className: LeakClass; readonly itemBytes: number; readonly cycleTurns: number; readonly burst: number };
+  | { readonly kind: 'backlog-drains'; readonly className: LeakClass; readonly itemBytes: number; readonly cycleTurns: number; readonly burst: number }
+  /**
+   * One snapshot only (drawOneSnapshotProgram): a client made inside a turn's AsyncLocalStorage store starts a
+   * repeating timer that is never cleared, so the timer keeps the store: one store a turn over the first
+   * `stores` turns, all made before the program says it is serving. The context-capture incident in small.
+   */
+  | { readonly kind: 'context-capture'; readonly stores: number };
 
 export interface Healthy {
   readonly inflight: { readonly perTurn: number; readonly className: LeakClass; readonly itemBytes: number } | null;
@@ -218,6 +224,26 @@ export function drawProgram(seed: number, index: number, options: DrawOptions = 
   };
 }
 
+/** Share of one-snapshot programs that carry the context-capture fault (the rest are healthy programs). */
+const CAPTURED_SHARE = 0.25;
+
+/**
+ * A program for the one-snapshot evaluation (docs/evaluation.md, "One snapshot"), or undefined when
+ * program `index` of the seed is neither healthy nor drawn to carry the context-capture fault. The
+ * series draw (drawProgram) is unchanged: the fault is decided on a PRNG stream of its own, and a
+ * captured program is drawn program `index` with its turns inside a store and that fault in place of its
+ * own. Stores kept: log-uniform from 1 to 200, so the sweep sees both sides of any least count of suspects.
+ */
+export function drawOneSnapshotProgram(seed: number, index: number, options: DrawOptions = {}): ProgramParams | undefined {
+  const p = drawProgram(seed, index, options);
+  const d = new Draw(mulberry32(programSeed(seed ^ 0x3c6ef372, index)));
+  if (!d.chance(CAPTURED_SHARE)) return truthOf(p) === 'none' ? p : undefined;
+  const stores = Math.round(d.logUniform(1, 200));
+  // Serving only once every store is made: a turn makes one, plus a few turns' margin.
+  const warmMs = Math.max(p.warmMs, (stores + 5) * p.turnMs);
+  return { ...p, warmMs, fault: { kind: 'context-capture', stores }, healthy: { ...p.healthy, als: true } };
+}
+
 /** Quotas of the npm-test sample: the first programs of the seed, in index order, until each truth has its share. */
 export const SAMPLE_QUOTAS: Readonly<Record<Truth, number>> = { leak: 6, none: 6, external: 3, native: 2, backlog: 3 };
 
@@ -246,6 +272,8 @@ export function truthOf(p: ProgramParams): Truth {
       return 'native';
     case 'backlog-drains':
       return 'backlog';
+    case 'context-capture':
+      return 'leak';
     default:
       return 'none';
   }
@@ -254,7 +282,7 @@ export function truthOf(p: ProgramParams): Truth {
 /** Kept per interval and bytes kept per interval (0 for programs that keep nothing). */
 export function keptPerInterval(p: ProgramParams): { readonly count: number; readonly bytes: number } {
   const f = p.fault;
-  if (f.kind === 'none' || f.kind === 'backlog-drains') return { count: 0, bytes: 0 };
+  if (f.kind === 'none' || f.kind === 'backlog-drains' || f.kind === 'context-capture') return { count: 0, bytes: 0 };
   return { count: f.ratePerInterval, bytes: f.ratePerInterval * f.itemBytes };
 }
 
@@ -274,6 +302,7 @@ export function describeProgram(p: ProgramParams): string {
   const parts = [`#${p.index}`, `heap ${p.heap.targetMB} MB`, `${p.snapshots} snapshots`,
     p.pacing.kind === 'time' ? `every ${p.pacing.intervalMs} ms` : `every ${p.pacing.every} turns`, `turn ${p.turnMs} ms`, `work ${p.workMs} ms`];
   if (f.kind === 'backlog-drains') parts.push(`fault backlog-drains ${f.className} burst ${f.burst}/${f.cycleTurns} turns`);
+  else if (f.kind === 'context-capture') parts.push(`fault context-capture ${f.stores} stores kept by never-cleared timers`);
   else if (f.kind !== 'none') {
     const what = 'className' in f ? ` ${f.className}` : '';
     const holder = f.kind === 'leak' ? ` in ${f.holder}` : '';
