@@ -17,7 +17,7 @@ const { findCapturedStores, findSuspects } = await import(new URL('src/diagnose/
 const { DEFAULT_MODEL } = await import(new URL('src/diagnose/model-params.js', dist).href);
 
 const USAGE = 'usage: npm run sweep:one-snapshot -- <kept dir>... --param <minSuspects|inFlightMaxMs>=v1,v2,...';
-const SWEPT = new Set(['minSuspects', 'inFlightMaxMs']);
+const SWEPT = new Set(['minSuspects', 'minCopies', 'inFlightMaxMs']);
 const args = process.argv.slice(2);
 const dirs = [];
 const sweeps = [];
@@ -26,7 +26,7 @@ for (let i = 0; i < args.length; i++) {
     const [name, list] = (args[++i] ?? '').split('=');
     const values = (list ?? '').split(',').map(Number);
     if (!SWEPT.has(name) || values.length === 0 || values.some((v) => !Number.isFinite(v) || v < 0)) {
-      console.error(`sweep-one-snapshot: --param takes minSuspects or inFlightMaxMs with non-negative numbers\n${USAGE}`);
+      console.error(`sweep-one-snapshot: --param takes minSuspects, minCopies or inFlightMaxMs with non-negative numbers\n${USAGE}`);
       process.exit(2);
     }
     sweeps.push({ name, values });

@@ -63,8 +63,13 @@ export interface ModelParams {
   readonly mostHoldersRead: number;
   /** Holder reads: intervals read after the last snapshot. */
   readonly holderReadIntervals: number;
-  /** One snapshot (analyze): distinct objects of one kind held beyond the turns in flight that make a suspect. */
+  /**
+   * One snapshot (analyze): AsyncLocalStorage stores captured by resources of one kind, held beyond the
+   * turns in flight, that make a suspect.
+   */
   readonly minSuspects: number;
+  /** One snapshot: copies of a framework object a process needs a handful of (compiled graphs, clients) that make a suspect. */
+  readonly minCopies: number;
   /**
    * One snapshot: a one-shot timer due within this many ms is a turn in flight; what only such timers
    * hold is not a suspect (in-flight.ts).
@@ -125,7 +130,8 @@ export const DEFAULT_MODEL: ModelParams = {
   trendNoiseFactor: 2,
   mostHoldersRead: 3,
   holderReadIntervals: 4,
-  minSuspects: 25,
+  minSuspects: 5,
+  minCopies: 25,
   inFlightMaxMs: 10 * 60_000,
 };
 

@@ -6,8 +6,9 @@
 // Each suspect comes with one representative, labelled chain and a fix. One snapshot cannot show growth:
 // these are `suspect` findings, never a `leak` verdict. Counts are of distinct objects (a store several
 // timers captured is one store) and sizes are of the union of what they retain (never above the heap).
-// A handful is normal in a healthy process (a pool of clients, the requests in flight at the moment):
-// a suspect needs ModelParams.minSuspects of them. What the turns in flight hold is weighed first (in-flight.ts):
+// A few are normal in a healthy process (a client made lazily inside the first request, a pool of
+// clients, the requests in flight at the moment): a suspect needs ModelParams.minSuspects stores, or
+// minCopies copies of a framework object. What the turns in flight hold is weighed first (in-flight.ts):
 // objects held only through armed one-shot timers due within a turn's time (each turn waiting on its own
 // model call or timeout) go when those fire, and are not counted; what a repeating or far-out timer, or
 // any other lasting holder, keeps is.
@@ -81,7 +82,7 @@ export interface Suspects {
 
 export function findSuspects(
   analysis: HeapAnalysis, labelChain?: ChainLabeler, capturedStores: CapturedStores = findCapturedStores(analysis),
-  params: Pick<ModelParams, 'minSuspects' | 'inFlightMaxMs'> = DEFAULT_MODEL,
+  params: Pick<ModelParams, 'minSuspects' | 'minCopies' | 'inFlightMaxMs'> = DEFAULT_MODEL,
 ): Suspects {
   const least = params.minSuspects;
   let heldInFlight = 0;
@@ -114,15 +115,15 @@ export function findSuspects(
   const rows = analysis.classSummary();
   for (const few of FRAMEWORK_OBJECTS.filter((f) => f.few)) {
     for (const row of rows) {
-      if (!few.className.test(row.name) || row.count < least) continue;
+      if (!few.className.test(row.name) || row.count < params.minCopies) continue;
       let representative = -1;
       const { classOf } = analysis.classIndex;
       const alive: number[] = [];
       for (let n = 0; n < classOf.length; n++) if (classOf[n] === row.classId && paths.isReachable(n)) alive.push(n);
-      if (alive.length < least) continue;
+      if (alive.length < params.minCopies) continue;
       const members = alive.filter(lasting.keeps);
       heldInFlight = Math.max(heldInFlight, alive.length - members.length);
-      if (members.length < least) continue;
+      if (members.length < params.minCopies) continue;
       for (const n of members) if (representative < 0 || retained[n]! > retained[representative]!) representative = n;
       const path = representative >= 0 ? paths.shortestPath(representative) : [];
       const chain = describeChain(analysis, path, false, labelChain);
@@ -144,7 +145,7 @@ export function findSuspects(
 
 /**
  * Whether a node is held beyond the turns in flight: computed once, on first use (only when some group
- * reaches minSuspects), and only when the heap has timers of turns in flight.
+ * reaches its least count), and only when the heap has timers of turns in flight.
  */
 function lastingFilter(analysis: HeapAnalysis, inFlightMaxMs: number): { readonly keeps: (ordinal: number) => boolean } {
   let held: Uint8Array | null | undefined;
