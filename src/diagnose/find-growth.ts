@@ -8,6 +8,7 @@
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
 import { externalText, grownRetained, isExternal, isProgramClass, nameAfterProgram } from './carriers.js';
+import { article } from './chain-labels.js';
 import { rates } from './finding-rates.js';
 import type { Candidate, DiagnoseInput, Finding, HolderReads } from './finding.js';
 import { fixFields, suggestFix } from './fixes.js';
@@ -221,7 +222,7 @@ export function findGrowth(src: GrowthSource): FoundGrowth {
         // resource that captured it): show that one, with its fix.
         if (!hasAsyncContext(holder.finding.chain) && hasAsyncContext(g.chain)) {
           const f = holder.finding;
-          holder.finding = { ...f, signature: g.signature, chain: g.chain, ...fixFields(suggestFix(f.className, g.chain)), evidence: [...f.evidence, `each holds a ${g.className} through an AsyncLocalStorage store it captured (${count} of them)`] };
+          holder.finding = { ...f, signature: g.signature, chain: g.chain, ...fixFields(suggestFix(f.className, g.chain)), evidence: [...f.evidence, `each holds ${article(g.className)} ${g.className} through an AsyncLocalStorage store it captured (${count} of them)`] };
         }
       }
       continue;

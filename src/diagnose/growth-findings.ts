@@ -4,6 +4,7 @@
 // This file only builds that input and words a survivor group's growth.
 
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
+import { article } from './chain-labels.js';
 import type { Candidate, DiagnoseInput, Finding, HolderReads } from './finding.js';
 import { findGrowth, zText } from './find-growth.js';
 import { firstMaxIdOf } from './fold-findings.js';
@@ -68,5 +69,5 @@ function holderReadsOf(all: readonly HolderReads[], diff: DiffResult): (g: Growi
 
 /** What a group kept through the carrier heading its finding, as survivors tell it. */
 function keptThrough(g: GrowingGroup, count: number, carrier: Finding): string {
-  return `${count} ${g.className} born after the first snapshot are still alive, born per interval and kept: ${g.born!.join(', ')}, each held through a ${carrier.className} (${carrier.count} of them)`;
+  return `${count} ${g.className} born after the first snapshot are still alive, born per interval and kept: ${g.born!.join(', ')}, each held through ${article(carrier.className)} ${carrier.className} (${carrier.count} of them)`;
 }

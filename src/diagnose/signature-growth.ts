@@ -13,6 +13,7 @@
 // shape (path-shape.ts), and with two snapshots what passes is named and diagnose.ts makes it a candidate.
 
 import type { DiffResult } from '../analysis/diff/diff-series.js';
+import { article } from './chain-labels.js';
 import type { Candidate, Finding } from './finding.js';
 import { byGrownRetained, findGrowth, zText } from './find-growth.js';
 import { fromSignatureGroup, type GrowingGroup } from './growing-group.js';
@@ -72,5 +73,5 @@ function everyInterval(g: GrowingGroup): string {
 
 /** What a path kept through the carrier heading its finding, as live counts tell it. */
 function keptThrough(g: GrowingGroup, count: number, carrier: Finding): string {
-  return `${count} more ${g.className} alive along one retainer path (${g.counts.join(' → ')}), each held through a ${carrier.className} (${carrier.count} more of them)${everyInterval(g)}; compared by path, not object by object (the object ids of these snapshots do not line up)`;
+  return `${count} more ${g.className} alive along one retainer path (${g.counts.join(' → ')}), each held through ${article(carrier.className)} ${carrier.className} (${carrier.count} more of them)${everyInterval(g)}; compared by path, not object by object (the object ids of these snapshots do not line up)`;
 }

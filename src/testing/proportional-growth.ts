@@ -28,6 +28,7 @@
 
 import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
 import type { ChainHop } from '../analysis/chain-description.js';
+import { article } from '../diagnose/chain-labels.js';
 import { findGrowth, zText } from '../diagnose/find-growth.js';
 import type { GrowingGroup as JudgedGroup } from '../diagnose/growing-group.js';
 import { bornPerInterval as bornIn, significance } from '../diagnose/growth-model.js';
@@ -82,7 +83,7 @@ function judgedGroup(c: SurvivorCurve): JudgedGroup {
 
 const words = {
   grew: (g: JudgedGroup, count: number, k: { z: number }) => `${count} ${g.className} left behind, per interval: ${g.born!.join(', ')} (${zText(k.z)})`,
-  keptThrough: (g: JudgedGroup, count: number, carrier: { className: string }) => `${count} ${g.className} left behind, each held through a ${carrier.className}`,
+  keptThrough: (g: JudgedGroup, count: number, carrier: { className: string }) => `${count} ${g.className} left behind, each held through ${article(carrier.className)} ${carrier.className}`,
 };
 
 /** The groups of a warm-up / N / N series that grew with the iterations, largest first, folded by holder. */
