@@ -64,7 +64,9 @@ export function judgeGroup(
   k: KeptRate, g: GrowingGroup, row: ClassDiffRow | undefined, z: number, params: ModelParams, work: readonly number[],
   holders: readonly HolderGroup[] = [], after?: HolderVerdict,
 ): Status {
-  if (params.proportional) return keptInProportion(k.kept, work, params.proportional) && (!params.proportional.beyondNoise || k.z >= z) ? 'leak' : undefined;
+  // Every interval in proportion already says the growth went on to the end; the noise test is then on
+  // the whole series' rate (zAll), not the late half's.
+  if (params.proportional) return keptInProportion(k.kept, work, params.proportional) && (!params.proportional.beyondNoise || k.zAll >= z) ? 'leak' : undefined;
   // Nothing kept late: ruled out, unless the early intervals kept objects and the series cannot tell
   // whether that stopped (the last interval's in-flight work hides a small leak of a busy class).
   // Nor is it ruled out when its class had no objects before the last interval: its work in flight is

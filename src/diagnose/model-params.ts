@@ -101,8 +101,8 @@ export interface ProportionalRule {
   /** Allowed shortfall in objects whatever the share (an object in flight at a snapshot). */
   readonly slack: number;
   /**
-   * The kept rate must also be above the counts' own noise at the leak level (a sampled count: `profile`),
-   * not only in proportion.
+   * The kept rate over the whole series must also be above the counts' own noise at the leak level (a
+   * sampled count: `profile`), not only in proportion.
    */
   readonly beyondNoise?: boolean;
 }

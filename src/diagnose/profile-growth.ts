@@ -192,7 +192,7 @@ export function diagnoseProfile(input: ProfileInput): ProfileDiagnosis {
     const k = j?.k ?? keptRateOfCounts(s.samples, 0, work);
     const checks: SiteChecks = {
       growsWithWork: keptInProportion(k.kept, work, steady),
-      enoughSamples: k.z >= verdicts.zNeeded,
+      enoughSamples: k.zAll >= verdicts.zNeeded,
       matters: j !== undefined,
     };
     return { site: s.site, bytes: s.bytes, samples: s.samples, addedBytes: s.bytes[n - 1]! - s.bytes[0]!, checks, leak: j?.status === 'leak' };
