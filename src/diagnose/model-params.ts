@@ -145,7 +145,7 @@ export const PROPORTIONAL_RULE: ProportionalRule = { minPerUnit: 0.5, tolerance:
 /**
  * `leakhunt profile`'s rule (src/diagnose/profile-growth.ts): a site's sampled objects are counts with
  * Poisson noise and no identity, so every interval must add at least steadyShare (a quarter) of the
- * fastest interval's rate times its work, and the late rate must stand above the sampling noise at the
+ * fastest interval's rate times its work, and the rate over the series must stand above the sampling noise at the
  * leak level.
  */
 export const PROFILE_RULE: ProportionalRule = { minPerUnit: 0, minObjects: 1, tolerance: 1 - DEFAULT_MODEL.steadyShare, slack: 0, beyondNoise: true };

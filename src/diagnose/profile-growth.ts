@@ -9,7 +9,7 @@
 //    fastest interval's rate times its work. A profile shows only objects still alive, so what an
 //    interval added and kept is the rise of the site's live count: rule 2 of the model (kept) is in it.
 // 2. Beyond the sampling noise: V8 samples an allocation every ~I bytes (I = the sampling interval), so
-//    a site's count is Poisson; its late rate must stand above that noise at the leak level, shared
+//    a site's count is Poisson; its rate over the series must stand above that noise at the leak level, shared
 //    among the sites judged (kept-model.ts keptRateOfCounts, leakZ), so a site holding many objects in
 //    steady state does not pass on sampling luck.
 // 3. It matters: the bytes its added samples account for clear the significance floor — the larger of
@@ -85,7 +85,7 @@ export interface ProfileFinding {
 
 export interface ProfileModel extends Significance {
   readonly samplingInterval: number;
-  /** The z a site's late rate must reach above the sampling noise (the leak level shared among the sites judged). */
+  /** The z a site's rate over the series must reach above the sampling noise (the leak level shared among the sites judged). */
   readonly zNeeded: number;
   readonly work: readonly number[];
   readonly workUnit: 'unit' | 'ms' | 'interval';
