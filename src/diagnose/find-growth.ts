@@ -171,7 +171,7 @@ interface Lead {
   finding: Finding;
   /** The lead group's class (a closure's finding shows the name its chain gives it: shownName). */
   readonly className: string;
-  group: GrowingGroup;
+  readonly group: GrowingGroup;
   /** Classes of other growing groups held through its objects, with their counts. */
   readonly held: Map<string, number>;
   /** Growing groups held through its objects, for naming it after the program's own objects. */

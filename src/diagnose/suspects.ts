@@ -25,8 +25,6 @@ import { ASYNC_CONTEXT_EDGES, FRAMEWORK_OBJECTS } from './recognisers.js';
 import { findArmedTimers, heldBeyondInFlight } from './in-flight.js';
 import { DEFAULT_MODEL, type ModelParams } from './model-params.js';
 
-/** Fewer than this many captured stores or duplicated singletons is what a healthy process has at a moment. */
-
 /** Store ordinals by (store class, holder class), each store captured by one of these holders. */
 export type CapturedStores = ReadonlyMap<string, readonly number[]>;
 
@@ -84,7 +82,6 @@ export function findSuspects(
   analysis: HeapAnalysis, labelChain?: ChainLabeler, capturedStores: CapturedStores = findCapturedStores(analysis),
   params: Pick<ModelParams, 'minSuspects' | 'minCopies' | 'inFlightMaxMs'> = DEFAULT_MODEL,
 ): Suspects {
-  const least = params.minSuspects;
   let heldInFlight = 0;
   const paths = new RetainerPaths(analysis);
   const retained = analysis.retainedSizes;
@@ -92,10 +89,10 @@ export function findSuspects(
   const lasting = lastingFilter(analysis, params.inFlightMaxMs);
   for (const [key, stores] of capturedStores) {
     const held = stores.filter((s) => paths.isReachable(s));
-    if (held.length < least) continue;
+    if (held.length < params.minSuspects) continue;
     const reachable = held.filter(lasting.keeps);
     heldInFlight = Math.max(heldInFlight, held.length - reachable.length);
-    if (reachable.length < least) continue;
+    if (reachable.length < params.minSuspects) continue;
     const [storeClass, holderClass] = key.split('\u0000') as [string, string];
     const representative = reachable.reduce((a, b) => (retained[b]! > retained[a]! ? b : a));
     const path = paths.shortestPath(representative);
@@ -109,7 +106,7 @@ export function findSuspects(
       retainedSize: unionRetained(analysis, reachable),
       chain,
       ...fixFields(suggestFix(storeClass, chain)),
-      evidence: [`suspected from one snapshot: ${reachable.length} AsyncLocalStorage stores (${storeClass}) are kept alive by ${holderClass === ASYNC_CONTEXT_EDGES.frameClass ? 'async context frames' : `${holderClass} objects`} that captured them${inFlightNote(held.length - reachable.length)}`],
+      evidence: [`suspected from one snapshot: ${reachable.length} AsyncLocalStorage stores (${storeClass}) are kept alive by ${holderClass === ASYNC_CONTEXT_EDGES.frameClass ? 'async context frames' : `${holderClass} objects`} that captured them${inFlightNote(held.length - reachable.length, true, params.inFlightMaxMs)}`],
     });
   }
   const rows = analysis.classSummary();
@@ -136,7 +133,7 @@ export function findSuspects(
         retainedSize: unionRetained(analysis, members),
         chain,
         ...fixFields(suggestFix(row.name, chain)),
-        evidence: [`suspected from one snapshot: ${members.length} ${row.name} alive — a ${few.text} a process needs only a few of${inFlightNote(alive.length - members.length)}`],
+        evidence: [`suspected from one snapshot: ${members.length} ${row.name} alive — a ${few.text} a process needs only a few of${inFlightNote(alive.length - members.length, true, params.inFlightMaxMs)}`],
       });
     }
   }
