@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drawOneSnapshotProgram, drawProgram, farFromLimit, keptPerInterval, NATIVE_HANDLE_CLASS, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
+import { describeProgram, drawOneSnapshotProgram, drawProgram, farFromLimit, keptPerInterval, NATIVE_HANDLE_CLASS, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
 import { judge, summarize } from '../helpers/eval/judge.js';
 import { resultOf } from '../helpers/eval/evaluate.js';
 import type { Answer } from '../helpers/eval/run-program.js';
@@ -36,6 +36,24 @@ test('draws stay inside the stated ranges, and every truth and pacing is drawn',
     assert.ok(drawProgram(3, k, { maxHeapMB: 40 }).heap.targetMB <= 40);
   }
   for (const s of ['leak', 'external', 'native', 'backlog', 'none', 'time', 'counter']) assert.ok(seen.has(s), s);
+});
+
+test('batching clients: about a third of programs, batches on both sides of the backlog byte floor', () => {
+  let drawn = 0, small = 0, large = 0;
+  for (let k = 0; k < 400; k++) {
+    const p = drawProgram(5, k);
+    const b = p.healthy.batcher;
+    if (!b) continue;
+    drawn++;
+    assert.ok(b.flushMs >= 200 && b.flushMs <= 5000 && b.sendMs >= 10 && b.sendMs <= 1000, describeProgram(p));
+    assert.ok(p.warmMs >= (b.flushMs + b.sendMs) * 1.5, 'serving once the batcher has flushed and sent');
+    // the most one flush holds: a flush period's items, or the cap
+    const perFlush = Math.min(b.maxBatch ?? Infinity, (b.flushMs / p.turnMs) * b.perTurn) * b.itemBytes;
+    if (perFlush < 64 * 1024) small++;
+    if (perFlush > 512 * 1024) large++;
+  }
+  assert.ok(drawn > 100 && drawn < 180, `${drawn} of 400`);
+  assert.ok(small > 10 && large > 10, `${small} batches under 64 KiB, ${large} over 512 KiB`);
 });
 
 test('the judge: right verdicts per truth, false alarms, the exit code, inconclusive near and far', () => {

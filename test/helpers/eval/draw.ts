@@ -43,6 +43,20 @@ export interface Healthy {
   readonly buffersInFlight: { readonly perTurn: number; readonly bytes: number } | null;
   /** Each turn runs inside an AsyncLocalStorage store, captured by its timers (one-snapshot suspects). */
   readonly als: boolean;
+  /**
+   * A batching client (a tracing or telemetry exporter): each turn queues `perTurn` items, flushed every
+   * `flushMs` or once `maxBatch` wait; a flushed batch is held for `sendMs` while it is sent.
+   */
+  readonly batcher?: Batcher | null;
+}
+
+export interface Batcher {
+  readonly className: LeakClass;
+  readonly perTurn: number;
+  readonly itemBytes: number;
+  readonly flushMs: number;
+  readonly maxBatch: number | null;
+  readonly sendMs: number;
 }
 
 export interface ProgramParams {
@@ -207,8 +221,9 @@ export function drawProgram(seed: number, index: number, options: DrawOptions = 
     backlogInTurn: d.chance(0.3) ? { jobs: d.int(5, 200) } : null,
     buffersInFlight: d.chance(0.3) ? { perTurn: d.int(1, 4), bytes: Math.round(d.logUniform(1024, 64 * 1024)) } : null,
     als: d.chance(0.4),
+    batcher: drawBatcher(seed, index),
   };
-  const warmMs = Math.round(Math.max(1500, (healthy.ttlCache?.ttlMs ?? 0) * 1.5, workMs * 2));
+  const warmMs = Math.round(Math.max(1500, (healthy.ttlCache?.ttlMs ?? 0) * 1.5, workMs * 2, healthy.batcher ? (healthy.batcher.flushMs + healthy.batcher.sendMs) * 1.5 : 0));
   return {
     index,
     seed: programSeed(seed ^ 0x5bd1e995, index),
@@ -221,6 +236,27 @@ export function drawProgram(seed: number, index: number, options: DrawOptions = 
     turnsPerInterval,
     fault,
     healthy,
+  };
+}
+
+/** Share of programs with a batching client: drawn on a PRNG stream of its own, so the other draws of a seed stay as they were. */
+const BATCHER_SHARE = 0.35;
+
+/**
+ * A batching client for program `index`, or null. Flushes from every 200 ms to every 5 s (an
+ * OpenTelemetry batch processor's default delay), a cap of 20–1,000 items half the time, items of
+ * 256 B–8 KiB, sends of 10 ms–1 s: batches from a few KiB to several MiB, on both sides of any byte floor.
+ */
+function drawBatcher(seed: number, index: number): Batcher | null {
+  const d = new Draw(mulberry32(programSeed(seed ^ 0x1b873593, index)));
+  if (!d.chance(BATCHER_SHARE)) return null;
+  return {
+    className: d.chance(0.5) ? d.pick(USER_CLASSES) : 'Object',
+    perTurn: d.int(1, 4),
+    itemBytes: Math.round(d.logUniform(256, 8192)),
+    flushMs: Math.round(d.logUniform(200, 5000)),
+    maxBatch: d.chance(0.5) ? d.int(20, 1000) : null,
+    sendMs: Math.round(d.logUniform(10, 1000)),
   };
 }
 
@@ -318,6 +354,7 @@ export function describeProgram(p: ProgramParams): string {
     h.backlogInTurn && `backlog-in-turn ${h.backlogInTurn.jobs}`,
     h.buffersInFlight && `buffers in flight ${h.buffersInFlight.perTurn}×${formatBytes(h.buffersInFlight.bytes)}`,
     h.als && 'als',
+    h.batcher && `batcher ${h.batcher.className} ${h.batcher.perTurn}/turn × ${formatBytes(h.batcher.itemBytes)} every ${h.batcher.flushMs} ms${h.batcher.maxBatch ? ` or ${h.batcher.maxBatch} items` : ''}, send ${h.batcher.sendMs} ms`,
   ].filter(Boolean);
   if (extras.length) parts.push(`healthy: ${extras.join(', ')}`);
   return parts.join(' · ');
