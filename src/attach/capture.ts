@@ -13,7 +13,7 @@
 import { resolve } from 'node:path';
 import { ConnectionClosedError } from './cdp-connection.js';
 import { readHolders, type HolderReads, type HolderToRead } from './holder-reads.js';
-import { readCounter } from './counter.js';
+import { readCounter, type CounterOptions } from './counter.js';
 import { MemorySampler, type MemorySample } from './memory-sampler.js';
 import { exitsWithin, readProcStatus } from './proc-status.js';
 import type { MemoryUsage, TargetSession } from './session.js';
@@ -82,13 +82,6 @@ function rssOf(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-export interface CounterOptions {
-  /** A JavaScript expression evaluated in the target without side effects; must give a finite number. */
-  readonly expression: string;
-  /** Take the next snapshot once the counter advanced this far since the previous one. */
-  readonly every?: number;
 }
 
 export interface CaptureOptions {

@@ -13,6 +13,13 @@ import type { PureEvaluation, RemoteValue, TargetSession } from './session.js';
 /** How long one read may run in the target before V8 stops it (DevTools gives eager evaluation 500 ms). */
 export const COUNTER_BUDGET_MS = 500;
 
+export interface CounterOptions {
+  /** A JavaScript expression evaluated in the target without side effects; must give a finite number. */
+  readonly expression: string;
+  /** Take the next snapshot once the counter advanced this far since the previous one. */
+  readonly every?: number;
+}
+
 export type CounterRead = { readonly ok: true; readonly value: number } | { readonly ok: false; readonly problem: string };
 
 const MAX_SHOWN = 40;

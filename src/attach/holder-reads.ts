@@ -4,7 +4,7 @@
 // are numbers only; the handles are released before this returns.
 
 import { readCounter } from './counter.js';
-import type { CounterOptions } from './capture.js';
+import type { CounterOptions } from './counter.js';
 import type { TargetSession } from './session.js';
 import { waitForNext, type WaitProgress } from './wait-next.js';
 

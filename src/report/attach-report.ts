@@ -4,7 +4,8 @@
 // verdict with its findings.
 
 import type { DiffResult, SnapshotInfo } from '../analysis/diff/diff-series.js';
-import type { CapturedSnapshot, CaptureEnd, CounterOptions } from '../attach/capture.js';
+import type { CapturedSnapshot, CaptureEnd } from '../attach/capture.js';
+import type { CounterOptions } from '../attach/counter.js';
 import type { HolderReads } from '../attach/holder-reads.js';
 import type { InspectorEndpoint } from '../attach/inspector-port.js';
 import type { MemorySample } from '../attach/memory-sampler.js';

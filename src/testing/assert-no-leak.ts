@@ -6,7 +6,7 @@
 // suggestFix says what to change (choose-fix.ts). Throws LeakAssertionError on a leak over the budget,
 // returns quietly otherwise. Never prints.
 
-import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
+import type { GroupAllocation } from '../analysis/diff/group-allocation.js';
 import type { FindingAllocation } from '../diagnose/finding.js';
 import { frameText } from '../diagnose/finding-allocation.js';
 import { clearTimeout, setTimeout } from 'node:timers';

@@ -26,7 +26,7 @@
 // judge's parameter: the same filter, class sums, fold and carrier naming as `leakhunt attach`, so a
 // leak reads here as it does there (a timer holding a store is named after the store it holds).
 
-import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
+import type { GroupAllocation } from '../analysis/diff/group-allocation.js';
 import type { ChainHop } from '../analysis/chain-description.js';
 import { article } from '../diagnose/chain-labels.js';
 import { findGrowth, zText } from '../diagnose/find-growth.js';

@@ -8,7 +8,7 @@
 // third of its CPU time (measured on a 35k-node test heap, warm: ~110 ms against ~350 ms). Chains
 // are described only when asked for (a group that grew): most groups are a few warm-up objects.
 
-import type { GroupAllocation } from '../analysis/diff/survivor-sites.js';
+import type { GroupAllocation } from '../analysis/diff/group-allocation.js';
 import { describeChain, type ChainHop } from '../analysis/chain-description.js';
 import { maxHeapObjectId } from '../analysis/diff/id-table.js';
 import { groupSurvivors } from '../analysis/diff/survivors.js';

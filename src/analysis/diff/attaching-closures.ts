@@ -19,7 +19,7 @@ import type { Chain } from '../retainer-paths.js';
 import type { ClosureLocations } from '../source-locations.js';
 import type { ClassSites } from './class-sites.js';
 import { CALLBACK_EDGE, namedEdge } from './holder-owners.js';
-import type { GroupAllocation } from './survivor-sites.js';
+import type { GroupAllocation } from './group-allocation.js';
 
 /** The location names the group only when it hooked at least this share of the members located. */
 const MIN_SHARE = 0.25;

@@ -19,7 +19,7 @@
 // given out of order is put in order, with a warning. In the signatures mode the times recorded beside
 // the files order it when all have one; otherwise the order given is kept.
 
-import type { GroupAllocation } from './survivor-sites.js';
+import type { GroupAllocation } from './group-allocation.js';
 import { parseSnapshotFile } from '../../snapshot/parse.js';
 import { HeapAnalysis, type AnalysisPhase } from '../heap-analysis.js';
 import { describeChain, type ChainHop, type ChainLabeler } from '../chain-description.js';

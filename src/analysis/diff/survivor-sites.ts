@@ -24,15 +24,8 @@ import type { Chain, RetainerPaths } from '../retainer-paths.js';
 import { ClosureLocations } from '../source-locations.js';
 import { attachingClosureSite } from './attaching-closures.js';
 import { ClassSites } from './class-sites.js';
+import type { GroupAllocation } from './group-allocation.js';
 import { ownersOf } from './holder-owners.js';
-
-export interface GroupAllocation {
-  readonly site: AllocationSite;
-  /** Of the members whose site (or, for a holder's site, whose holders' sites) is known, the fraction this site made. */
-  readonly share: number;
-  /** Set when the site made a holder on the members' chain, not the members: its class and hop (0 = the member). */
-  readonly holder?: { readonly className: string; readonly hop: number; readonly owner?: string };
-}
 
 /** Members whose chains are walked per group (evenly spread over the group). */
 const MEMBERS_WALKED = 200;

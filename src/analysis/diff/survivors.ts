@@ -17,7 +17,8 @@ import { plumbingOf, type Plumbing } from '../context-plumbing.js';
 import type { HoldKind } from '../holder-tiers.js';
 import type { RetainerPaths } from '../retainer-paths.js';
 import type { PathSignatures } from '../path-signatures.js';
-import { allocationOfGroups, type GroupAllocation } from './survivor-sites.js';
+import type { GroupAllocation } from './group-allocation.js';
+import { allocationOfGroups } from './survivor-sites.js';
 
 export interface SurvivorGroupData {
   readonly signature: number;

@@ -7,7 +7,8 @@
 // The unit count for per-unit rates is --unit-count when given, else how far the counter advanced from
 // the first snapshot to the last.
 
-import type { CapturedSnapshot, CounterOptions } from '../../attach/capture.js';
+import type { CapturedSnapshot } from '../../attach/capture.js';
+import type { CounterOptions } from '../../attach/counter.js';
 import { UsageError } from '../../errors.js';
 import { parseCount, parseDuration } from '../parse-options.js';
 
