@@ -73,8 +73,12 @@ export function judgeGroup(
   // unknown, so its last interval's survivors cannot be told from it either way (z is 0 by want of
   // evidence, not by evidence of nothing). It is a candidate; the holder's reads settle it.
   // A few objects made once (a singleton made on first use) are not a growing thing at all.
+  // Whether the late rate fell below the early one beyond chance is judged against how far the kept
+  // counts scatter (dispersion): objects kept in bursts (131, 0, 64) are far fewer independent arrivals
+  // than objects, and a cache levelling off follows its trend (dispersion 1), so only the former changes.
+  const slowedDown = k.slowdownZ / Math.sqrt(k.dispersion) >= z;
   const unknown = k.lastUnknown && k.kept[k.kept.length - 1]! >= params.minMembersPerPath;
-  const stopped = !unknown && k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && k.slowdownZ < z);
+  const stopped = !unknown && k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && !slowedDown);
   // While attach can take another snapshot, a stop that only the trailing intervals show may be a pause
   // between bursts (mayBePause): not sure yet, so the capture goes on. At the end it is ruled out.
   // So is it when the holder was read after the last snapshot (`after`, holder-reads.ts): the reads settle it.
@@ -103,10 +107,7 @@ export function judgeGroup(
   // The earlier intervals must keep objects at a rate the last one does not outrun beyond chance (a
   // single older object beside a burst in the last interval is not a rate that went on).
   const outlived = outlivedAny && -k.slowdownZ < z;
-  // Counted as single objects; objects kept in bursts scatter by more, and the test is scaled by how
-  // far the counts scatter around their trend (a cache levelling off follows it).
-  const slowing = k.slowdownZ / Math.sqrt(k.dispersion) >= z;
-  if (k.z >= z && live === 'kept' && outlived && g.counts.length > 2 && !slowing) return 'leak';
+  if (k.z >= z && live === 'kept' && outlived && g.counts.length > 2 && !slowedDown) return 'leak';
   // Not settled by the snapshots: the holder's reads after them, when there are any, settle it — it went
   // on gaining members (a leak), or it stopped and a pause between bursts is unlikely (ruled out).
   if (after === 'grew') return 'leak';

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChainHop } from '../../src/analysis/chain-description.js';
+import type { ClassDiffRow } from '../../src/analysis/diff/diff-series.js';
 import { countsAsGrowth, isProgramGrowth, mayLeadFinding } from '../../src/diagnose/group-filter.js';
 import type { GrowingGroup } from '../../src/diagnose/growing-group.js';
 import { bornPerInterval, significance } from '../../src/diagnose/growth-model.js';
@@ -75,4 +76,23 @@ test('assertNoLeak\'s proportional rule is a parameter of the same judge: no can
   assert.equal(verdict([0, 20, 20]), undefined, 'warm-up');
   assert.equal(verdict([0, 40, 69]), undefined, 'uneven: 40 then 29');
   assert.equal(keptInProportion([11, 13], work, PROPORTIONAL_RULE), true, 'the slack of 2 objects');
+});
+
+test('kept in bursts with a silent interval between (131, 0, 64) is not sure, not ruled out; a cache that filled and stopped is', () => {
+  // A class with ~22 of its objects in flight at each snapshot: the last interval's 64 survivors are
+  // 41.5 kept beside them, the middle interval kept none. Counted as single objects the late rate is
+  // nothing and the early one far above it; counted as the bursts they scatter like, neither is sure.
+  const work = [1, 1, 1];
+  const z = leakZ(1, 0.01);
+  const bursty = group([0, 131, 131, 195], true);
+  const row = { name: 'Session', counts: [3174, 3306, 3305, 3369], newPerInterval: [154, 22, 86], survivorCounts: [0, 131, 131, 217] } as unknown as ClassDiffRow;
+  const k = scoreGroup(bursty, row, work, SIG)!;
+  assert.ok(k.z < DEFAULT_MODEL.zRuledOut && k.dispersion > 10, `late z ${k.z}, dispersion ${k.dispersion}`);
+  assert.equal(judgeGroup(k, bursty, row, z, DEFAULT_MODEL, work), 'candidate');
+  assert.equal(judgeGroup(k, bursty, row, z, { ...DEFAULT_MODEL, settling: true }, work), 'candidate', 'attach takes another snapshot');
+  // Filled in the first interval, nothing since: its counts follow a falling trend, ruled out at the end.
+  const filled = group([0, 131, 131, 131], true);
+  const filledRow = { ...row, counts: [3174, 3306, 3306, 3306], newPerInterval: [154, 22, 22], survivorCounts: [0, 131, 131, 131] } as unknown as ClassDiffRow;
+  const kf = scoreGroup(filled, filledRow, work, SIG)!;
+  assert.equal(judgeGroup(kf, filled, filledRow, z, DEFAULT_MODEL, work), undefined);
 });
