@@ -5,7 +5,7 @@
 // confusion matrix, detection by kept rate and bytes, the false alarms, and a replay command for every
 // wrong or inconclusive program. A fresh seed unless --seed is given.
 //   npm run eval -- [--programs 200] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>]
-//                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>]
+//                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>] [--fault langgraph]
 //   npm run eval -- --replay <kept dir> [--only <index>] [--json out.json]   today's build on kept captures
 //   npm run eval -- --one-snapshot [--programs N] [--seed S]   healthy and context-capture programs, one snapshot, analyze
 //   npm run eval -- --sample                                   the fixed-seed sample (docs/evaluation.md)
@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms]
+const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms] [--fault langgraph]
        npm run eval -- --replay <kept dir> [--only K] [--json out.json] [--concurrency 1|2]
        npm run eval -- --one-snapshot [--programs N] [--seed S] [--node …] [--json out.json] [--keep <dir>]
        npm run eval -- --sample [--node …] [--json out.json] [--keep <dir>]
@@ -43,6 +43,7 @@ try {
       'one-snapshot': { type: 'boolean', default: false },
       'max-heap': { type: 'string' },
       'max-interval': { type: 'string' },
+      fault: { type: 'string' },
       sample: { type: 'boolean', default: false },
       'truth-check': { type: 'boolean', default: false },
     },
@@ -64,6 +65,10 @@ const concurrency = intOf('concurrency', values.concurrency, 1, 2);
 const only = intOf('only', values.only, 0, 1e6);
 const maxHeap = intOf('max-heap', values['max-heap'], 20, 500);
 const maxInterval = intOf('max-interval', values['max-interval'], 2000, 5000);
+// Only programs of one fault kind (draw.ts DrawOptions.fault): LangGraph programs are a small share otherwise.
+const faultOnly = values.fault;
+if (faultOnly !== undefined && faultOnly !== 'langgraph') fail(`--fault ${faultOnly}: only langgraph`);
+if (faultOnly !== undefined && (values.sample || values['one-snapshot'] || values.replay !== undefined)) fail('--fault draws series programs only');
 if (values.sample && (values.seed || values.programs || values['max-heap'] || values['max-interval'] || values['one-snapshot'] || values.replay)) fail('--sample has its own seed, programs and draw');
 if (values.replay !== undefined && (values['one-snapshot'] || values.keep || values.seed || values.programs)) fail('--replay takes the seed and programs from the kept directory');
 if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.keep).length > 0 && only === undefined) fail(`--keep ${values.keep} is not empty`);
@@ -126,7 +131,7 @@ if (values.replay !== undefined) {
 const seed = values.sample ? SAMPLE.seed : values.seed !== undefined ? intOf('seed', values.seed, 0, 2 ** 32 - 1) : randomInt(2 ** 31);
 const node = nodeOf(values.node);
 const version = nodeVersion(node);
-const draw = values.sample ? SAMPLE.draw : { ...(maxHeap === undefined ? {} : { maxHeapMB: maxHeap }), ...(maxInterval === undefined ? {} : { maxIntervalMs: maxInterval }) };
+const draw = values.sample ? SAMPLE.draw : { ...(maxHeap === undefined ? {} : { maxHeapMB: maxHeap }), ...(maxInterval === undefined ? {} : { maxIntervalMs: maxInterval }), ...(faultOnly === undefined ? {} : { fault: faultOnly }) };
 const programs = intOf('programs', values.programs, 1, 100000) ?? (values['one-snapshot'] ? 20 : 200);
 console.log(`eval: seed ${seed} · node ${version} · leakhunt ${commit()}`);
 
@@ -203,7 +208,7 @@ if (values['one-snapshot']) {
 const indexes = only !== undefined ? [only] : values.sample ? sampleIndexes(seed, draw) : Array.from({ length: programs }, (_, k) => k);
 const results = await evaluatePrograms({ seed, indexes, node, concurrency: values.sample ? SAMPLE.concurrency : concurrency, draw, ...(values.keep === undefined ? {} : { keepDir: values.keep }), onResult: progress });
 const summary = summarize(results);
-const extra = `${values.node ? ` --node ${values.node}` : ''}${values.sample ? SAMPLE.replayFlags : `${maxHeap ? ` --max-heap ${maxHeap}` : ''}${maxInterval ? ` --max-interval ${maxInterval}` : ''}`}`;
+const extra = `${values.node ? ` --node ${values.node}` : ''}${values.sample ? SAMPLE.replayFlags : `${maxHeap ? ` --max-heap ${maxHeap}` : ''}${maxInterval ? ` --max-interval ${maxInterval}` : ''}${faultOnly ? ` --fault ${faultOnly}` : ''}`}`;
 console.log('');
 console.log(renderReport(seed, results, summary, (k) => replayCommand(seed, k, extra)).join('\n'));
 console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s on ${version}, concurrency ${concurrency}${values.keep ? `; captures kept in ${values.keep} (npm run eval -- --replay ${values.keep})` : ''}`);

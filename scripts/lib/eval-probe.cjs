@@ -1,7 +1,8 @@
 // The evaluation's truth check (docs/evaluation.md): runs one generator program in this process (params in
 // LEAKHUNT_EVAL_PARAMS, as the eval passes them) and, from its "serving" moment on, prints one JSON line of
 // process.memoryUsage() after a full GC every LEAKHUNT_EVAL_PROBE_MS: what the program really keeps,
-// measured without leakhunt. Needs --expose-gc. Started by `npm run eval -- --truth-check`.
+// measured without leakhunt. Needs --expose-gc. Started by `npm run eval -- --truth-check`, which names the
+// program's template in LEAKHUNT_EVAL_PROGRAM (run-program.ts templateOf).
 'use strict';
 
 const everyMs = Number(process.env.LEAKHUNT_EVAL_PROBE_MS) || 2000;
@@ -20,4 +21,4 @@ function probe() {
   if (++taken < samples) setTimeout(probe, everyMs);
   else process.exit(0);
 }
-require('../../fixtures/generator/program.cjs');
+require(process.env.LEAKHUNT_EVAL_PROGRAM || '../../fixtures/generator/program.cjs');

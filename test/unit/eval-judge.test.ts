@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeProgram, drawOneSnapshotProgram, drawProgram, farFromLimit, keptPerInterval, NATIVE_HANDLE_CLASS, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
+import { drawLangGraphProgram, langGraphTruth, saverLoad, type LangGraphFault } from '../helpers/eval/draw-langgraph.js';
 import { judge, summarize } from '../helpers/eval/judge.js';
 import { resultOf } from '../helpers/eval/evaluate.js';
 import type { Answer } from '../helpers/eval/run-program.js';
@@ -106,6 +107,9 @@ test('one-snapshot draw: healthy programs as the series draws them, or the conte
   for (let k = 0; k < 400; k++) {
     const series = drawProgram(2024, k);
     assert.notEqual(series.fault.kind, 'context-capture', 'the series draw never carries the one-snapshot fault');
+    // The one-snapshot draw runs program.cjs's programs only: where the series has a LangGraph program it
+    // draws the service program that index would otherwise have.
+    if (series.fault.kind === 'langgraph') continue;
     const p = drawOneSnapshotProgram(2024, k);
     if (p === undefined) {
       assert.notEqual(truthOf(series), 'none', `#${k}: a healthy program is never skipped unless drawn to be captured`);
@@ -124,4 +128,61 @@ test('one-snapshot draw: healthy programs as the series draws them, or the conte
     }
   }
   assert.ok(captured > 60 && healthy > 60, `captured ${captured}, healthy ${healthy}`);
+});
+
+test('LangGraph programs: a small share of a seed, the same per (seed, index), every side of the edges drawn', () => {
+  assert.deepEqual(drawLangGraphProgram(99, 17), drawLangGraphProgram(99, 17));
+  assert.notDeepEqual(drawLangGraphProgram(99, 17), drawLangGraphProgram(100, 17));
+  assert.notDeepEqual(drawLangGraphProgram(99, 17), drawLangGraphProgram(99, 18));
+  let mixed = 0;
+  for (let k = 0; k < 1000; k++) {
+    const p = drawProgram(5, k);
+    if (p.fault.kind !== 'langgraph') continue;
+    mixed++;
+    assert.deepEqual(p, drawLangGraphProgram(5, k), 'program k is the same LangGraph program in a mixed run and under --fault langgraph');
+  }
+  assert.ok(mixed > 40 && mixed < 110, `${mixed} of 1000 are LangGraph programs`);
+  const seen = new Map<string, number>();
+  for (let k = 0; k < 400; k++) {
+    const p = drawProgram(5, k, { fault: 'langgraph', maxHeapMB: 40, maxIntervalMs: 3000 });
+    const f = p.fault as LangGraphFault;
+    assert.equal(f.kind, 'langgraph');
+    assert.ok(p.heap.targetMB >= 20 && p.heap.targetMB <= 40, `heap ${p.heap.targetMB}`);
+    assert.ok(p.pacing.kind === 'counter' || p.pacing.intervalMs <= 3000);
+    if (f.modelMs > 0) assert.equal(p.pacing.kind, 'time', 'long turns are paced by time');
+    assert.ok(f.workers >= 1 && f.workers <= 50 && f.steps >= 2 && f.steps <= 8 && f.saverLatencyMs >= 1);
+    const truth = truthOf(p);
+    assert.equal(truth, langGraphTruth(f));
+    // each regime lands on the side of the edges it was drawn for
+    const expected = { sync: 'none', 'async-keeps-up': 'none', 'async-drains': 'backlog', 'async-piles-up': 'leak' }[f.regime];
+    assert.equal(truth, expected, `#${k} ${f.regime}: ρ ${saverLoad(f).toFixed(2)}`);
+    if (truth === 'leak') assert.ok(keptPerInterval(p).count > 0);
+    else assert.equal(keptPerInterval(p).count, 0);
+    const side = `${f.durability} ${truth} ${f.saverLatencyMs > f.stepMs ? 'slow' : 'fast'} saver ${f.loadMs > 0 ? 'phased' : 'steady'} ${f.modelMs > 0 ? 'long' : 'short'}`;
+    seen.set(side, (seen.get(side) ?? 0) + 1);
+  }
+  for (const side of ['sync none slow', 'sync none fast', 'async none fast', 'async backlog slow saver steady', 'async backlog slow saver phased', 'async leak slow', 'async backlog slow saver steady long']) {
+    assert.ok([...seen.keys()].some((s) => s.startsWith(side)), `${side}: ${[...seen.keys()].join(' | ')}`);
+  }
+});
+
+test('LangGraph judge: a pile-up is a leak (or a backlog that did not drain), a draining backlog is no leak, sync is healthy', () => {
+  const first = (truth: string) => {
+    for (let k = 0; k < 500; k++) {
+      const p = drawLangGraphProgram(8, k);
+      if (truthOf(p) === truth) return p;
+    }
+    throw new Error(`no ${truth}`);
+  };
+  const pile = first('leak'), drains = first('backlog'), healthy = first('none');
+  const puts = '{config, checkpoint, metadata, newVersions}';
+  assert.equal(judge(pile, answer('leak', 1), []).judgement, 'right');
+  assert.equal(judge(pile, answer('backlog', 0, [{ kind: 'backlog', className: puts, count: 400, drained: false }]), []).judgement, 'right');
+  assert.equal(judge(pile, answer('backlog', 0, [{ kind: 'backlog', className: puts, count: 400, drained: true }]), []).judgement, 'wrong');
+  assert.equal(judge(pile, answer('none', 0), []).judgement, 'wrong');
+  assert.equal(judge(drains, answer('backlog', 0, [{ kind: 'backlog', className: puts, count: 30, drained: true }]), []).judgement, 'right');
+  assert.equal(judge(drains, answer('none', 0), []).judgement, 'right');
+  assert.equal(judge(drains, answer('leak', 1), []).judgement, 'wrong');
+  assert.equal(judge(healthy, answer('none', 0), []).judgement, 'right');
+  assert.equal(judge(healthy, answer('backlog', 0), []).judgement, 'wrong');
 });

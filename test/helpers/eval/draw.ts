@@ -2,6 +2,10 @@
 // one program of fixtures/generator/program.cjs, and the program's truth, known by construction. Program k
 // of a seed is drawn from its own PRNG stream, so `--only k` replays it without drawing the others.
 // The PRNG is mulberry32 (public domain, Tommy Ettinger): small, fast, good enough for drawing parameters.
+// LangGraph programs (draw-langgraph.ts, their own template) take a share of the indexes, decided on a
+// stream of their own, so every other program of a seed is what it was before they came.
+
+import { describeLangGraph, drawLangGraphProgram, langGraphKept, langGraphTruth, maybeLangGraphProgram, type LangGraphFault } from './draw-langgraph.js';
 
 export type Truth = 'leak' | 'external' | 'native' | 'backlog' | 'none';
 
@@ -31,7 +35,9 @@ export type Fault =
    * repeating timer that is never cleared, so the timer keeps the store: one store a turn over the first
    * `stores` turns, all made before the program says it is serving. The context-capture incident in small.
    */
-  | { readonly kind: 'context-capture'; readonly stores: number };
+  | { readonly kind: 'context-capture'; readonly stores: number }
+  /** LangGraph under load, its own template (draw-langgraph.ts): checkpoint writes that keep up, drain, or pile up. */
+  | LangGraphFault;
 
 export interface Healthy {
   readonly inflight: { readonly perTurn: number; readonly className: LeakClass; readonly itemBytes: number } | null;
@@ -81,6 +87,8 @@ export interface DrawOptions {
   readonly maxHeapMB?: number;
   /** Longest snapshot interval drawn, from 2 s (default 5 s; the npm-test sample keeps them short). */
   readonly maxIntervalMs?: number;
+  /** Only programs of this fault kind (`npm run eval -- --fault langgraph`). */
+  readonly fault?: 'langgraph';
 }
 
 /**
@@ -114,7 +122,7 @@ export function programSeed(seed: number, index: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-class Draw {
+export class Draw {
   constructor(readonly next: () => number) {}
   uniform(lo: number, hi: number): number {
     return lo + (hi - lo) * this.next();
@@ -143,6 +151,12 @@ class Draw {
 const FAULTS = { none: 40, leak: 30, 'backlog-grows': 5, external: 10, native: 7, 'backlog-drains': 8 } as const;
 
 export function drawProgram(seed: number, index: number, options: DrawOptions = {}): ProgramParams {
+  if (options.fault === 'langgraph') return drawLangGraphProgram(seed, index, options);
+  return maybeLangGraphProgram(seed, index, options) ?? drawServiceProgram(seed, index, options);
+}
+
+/** A program of fixtures/generator/program.cjs: healthy parts and at most one fault of its own. */
+function drawServiceProgram(seed: number, index: number, options: DrawOptions): ProgramParams {
   const d = new Draw(mulberry32(programSeed(seed, index)));
   const maxHeapMB = Math.min(500, Math.max(20, options.maxHeapMB ?? 500));
   // log-uniform from 20 MB, skewed small: exp(log(20) + u² · log(max/20)); median ≈ 44 MB at max 500
@@ -271,7 +285,7 @@ const CAPTURED_SHARE = 0.25;
  * own. Stores kept: log-uniform from 1 to 200, so the sweep sees both sides of any least count of suspects.
  */
 export function drawOneSnapshotProgram(seed: number, index: number, options: DrawOptions = {}): ProgramParams | undefined {
-  const p = drawProgram(seed, index, options);
+  const p = drawServiceProgram(seed, index, options);
   const d = new Draw(mulberry32(programSeed(seed ^ 0x3c6ef372, index)));
   if (!d.chance(CAPTURED_SHARE)) return truthOf(p) === 'none' ? p : undefined;
   const stores = Math.round(d.logUniform(1, 200));
@@ -310,6 +324,8 @@ export function truthOf(p: ProgramParams): Truth {
       return 'backlog';
     case 'context-capture':
       return 'leak';
+    case 'langgraph':
+      return langGraphTruth(p.fault);
     default:
       return 'none';
   }
@@ -318,6 +334,7 @@ export function truthOf(p: ProgramParams): Truth {
 /** Kept per interval and bytes kept per interval (0 for programs that keep nothing). */
 export function keptPerInterval(p: ProgramParams): { readonly count: number; readonly bytes: number } {
   const f = p.fault;
+  if (f.kind === 'langgraph') return langGraphKept(p, f);
   if (f.kind === 'none' || f.kind === 'backlog-drains' || f.kind === 'context-capture') return { count: 0, bytes: 0 };
   return { count: f.ratePerInterval, bytes: f.ratePerInterval * f.itemBytes };
 }
@@ -339,6 +356,7 @@ export function describeProgram(p: ProgramParams): string {
     p.pacing.kind === 'time' ? `every ${p.pacing.intervalMs} ms` : `every ${p.pacing.every} turns`, `turn ${p.turnMs} ms`, `work ${p.workMs} ms`];
   if (f.kind === 'backlog-drains') parts.push(`fault backlog-drains ${f.className} burst ${f.burst}/${f.cycleTurns} turns`);
   else if (f.kind === 'context-capture') parts.push(`fault context-capture ${f.stores} stores kept by never-cleared timers`);
+  else if (f.kind === 'langgraph') parts.push(describeLangGraph(f));
   else if (f.kind !== 'none') {
     const what = 'className' in f ? ` ${f.className}` : '';
     const holder = f.kind === 'leak' ? ` in ${f.holder}` : '';

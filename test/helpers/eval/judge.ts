@@ -19,12 +19,15 @@ export const ALARMS: ReadonlySet<string> = new Set(['leak', 'external', 'native'
 /** attach exits 1 exactly for these (src/cli/commands/attach.ts; no gates are set by the eval). */
 const EXIT_ONE: ReadonlySet<string> = new Set(['leak', 'external']);
 
+/** A queue that never drains: jobs nobody serves in time, or LangGraph's checkpoint writes behind a saver too slow. */
+const neverDrains = (p: ProgramParams): boolean => p.fault.kind === 'backlog-grows' || (p.fault.kind === 'langgraph' && truthOf(p) === 'leak');
+
 /** The verdicts that are right for each truth. */
 export function rightVerdicts(p: ProgramParams): readonly string[] {
   switch (truthOf(p)) {
     case 'leak':
       // A queue that never drains is a leak; calling it a backlog that did not drain names it too.
-      return p.fault.kind === 'backlog-grows' ? ['leak', 'backlog'] : ['leak'];
+      return neverDrains(p) ? ['leak', 'backlog'] : ['leak'];
     case 'external':
       return ['external'];
     case 'native':
@@ -44,7 +47,7 @@ export function judge(p: ProgramParams, answer: Answer | undefined, problems: re
   const reasons: string[] = [];
   const { verdict } = answer;
   if (answer.exitCode !== null && answer.exitCode !== (EXIT_ONE.has(verdict) ? 1 : 0)) reasons.push(`exit ${answer.exitCode} with verdict ${verdict}`);
-  if (p.fault.kind === 'backlog-grows' && verdict === 'backlog' && answer.findings.find((f) => f.kind === 'backlog')?.drained === true) {
+  if (neverDrains(p) && verdict === 'backlog' && answer.findings.find((f) => f.kind === 'backlog')?.drained === true) {
     reasons.push('a queue that never drains was called a backlog that drained');
   }
   if (verdict === 'inconclusive') {

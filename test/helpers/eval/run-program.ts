@@ -14,6 +14,10 @@ import { catchesSigusr1, processRunning, sleep, waitFor } from '../live-target.j
 import type { ProgramParams } from './draw.js';
 
 export const PROGRAM = fileURLToPath(new URL('../../../../fixtures/generator/program.cjs', import.meta.url));
+export const LANGGRAPH_PROGRAM = fileURLToPath(new URL('../../../../fixtures/generator/langgraph-program.cjs', import.meta.url));
+
+/** The template that runs a program's params: LangGraph programs have their own. */
+export const templateOf = (p: ProgramParams): string => (p.fault.kind === 'langgraph' ? LANGGRAPH_PROGRAM : PROGRAM);
 export const COUNTER = 'globalThis.__evalTurns';
 
 /** What the answer of attach (or report) says, reduced to what the judge reads. */
@@ -54,7 +58,7 @@ async function startProgram(p: ProgramParams, node: string): Promise<Started> {
   const oldSpaceMB = Math.max(512, p.heap.targetMB * 3 + 256);
   // --inspect-port=0: SIGUSR1 opens the inspector on a free port (9229 is often taken by another target).
   // --expose-gc: the program settles its start-up garbage before it says it serves (program.cjs).
-  const child = spawn(node, [`--max-old-space-size=${oldSpaceMB}`, '--inspect-port=0', '--expose-gc', PROGRAM], {
+  const child = spawn(node, [`--max-old-space-size=${oldSpaceMB}`, '--inspect-port=0', '--expose-gc', templateOf(p)], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { PATH: process.env.PATH ?? '', LEAKHUNT_EVAL_PARAMS: JSON.stringify(p) },
   });

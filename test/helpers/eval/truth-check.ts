@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { keptPerInterval, type ProgramParams } from './draw.js';
+import { templateOf } from './run-program.js';
 
 const PROBE = fileURLToPath(new URL('../../../../scripts/lib/eval-probe.cjs', import.meta.url));
 
@@ -37,7 +38,7 @@ export function checkTruth(p: ProgramParams, node: string, samples = 5): Promise
     const oldSpaceMB = Math.max(512, p.heap.targetMB * 3 + 256);
     const child = spawn(node, ['--expose-gc', `--max-old-space-size=${oldSpaceMB}`, PROBE], {
       stdio: ['ignore', 'pipe', 'ignore'],
-      env: { PATH: process.env.PATH ?? '', LEAKHUNT_EVAL_PARAMS: JSON.stringify(p), LEAKHUNT_EVAL_PROBE_MS: String(intervalMs), LEAKHUNT_EVAL_PROBE_SAMPLES: String(samples) },
+      env: { PATH: process.env.PATH ?? '', LEAKHUNT_EVAL_PARAMS: JSON.stringify(p), LEAKHUNT_EVAL_PROGRAM: templateOf(p), LEAKHUNT_EVAL_PROBE_MS: String(intervalMs), LEAKHUNT_EVAL_PROBE_SAMPLES: String(samples) },
     });
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
