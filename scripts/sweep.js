@@ -104,7 +104,7 @@ function run(params) {
     const d = diagnoseOut(out, params);
     const answer = { verdict: d.verdict, exitCode: null, evidence: d.evidence, findings: d.findings, taken: out.snapshots.length };
     const judged = judge(p, answer, []);
-    return { params: p, truth: truthOf(p), ...answer, ...judged, problems: [], verdict: d.verdict, right: judged.judgement === 'right' };
+    return { params: p, truth: truthOf(p), ...answer, ...judged, problems: [], verdict: d.verdict, right: judged.judgement === 'right', fixes: d.findings.map((f) => f.fix ?? '').join('\n') };
   });
 }
 const of = (k, n) => `${k}/${n}`;
@@ -124,6 +124,9 @@ for (const { name, values } of sweeps) {
     const count = (list, f) => list.filter(f).length;
     const changed = programs.flatMap((p, k) => (results[k].verdict !== baseline[k].verdict ? [`${p.label} (${results[k].truth}: ${baseline[k].verdict} → ${results[k].verdict})`] : []));
     console.log(`  ${(String(value) + (value === DEFAULT_MODEL[name] ? ' *' : '')).padEnd(10)} ${of(count(healthy, (r) => ALARMS.has(r.verdict)), healthy.length).padStart(12)}  ${of(count(above, (r) => r.right), above.length).padStart(13)}  ${of(count(leaky, (r) => r.right), leaky.length).padStart(10)}  ${of(count(backlogs, (r) => r.right), backlogs.length).padStart(14)}  ${String(s.counts.inconclusive).padStart(12)}  ${String(s.counts.wrong).padStart(5)}  ${String(changed.length).padStart(7)}${changed.length > 0 && changed.length <= 8 ? `\n    ${changed.join('\n    ')}` : ''}`);
+    // Some parameters change only the advice (LangGraph's checkpointMinRuns: the durability advice), not the verdict.
+    const fixChanged = programs.flatMap((p, k) => (results[k].verdict === baseline[k].verdict && results[k].fixes !== baseline[k].fixes ? [p.label] : []));
+    if (fixChanged.length > 0) console.log(`    same verdict, another fix: ${fixChanged.length} (${fixChanged.slice(0, 8).join(', ')})`);
     if (named.length > 0) {
       const misses = namedMisses({ ...DEFAULT_MODEL, [name]: value });
       console.log(`    captures: ${named.length - misses.length}/${named.length} as expected${misses.map((m) => `\n      ${m}`).join('')}`);

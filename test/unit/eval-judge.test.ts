@@ -150,7 +150,8 @@ test('LangGraph programs: a small share of a seed, the same per (seed, index), e
     assert.ok(p.heap.targetMB >= 20 && p.heap.targetMB <= 40, `heap ${p.heap.targetMB}`);
     assert.ok(p.pacing.kind === 'counter' || p.pacing.intervalMs <= 3000);
     if (f.modelMs > 0) assert.equal(p.pacing.kind, 'time', 'long turns are paced by time');
-    assert.ok(f.workers >= 1 && f.workers <= 50 && f.steps >= 2 && f.steps <= 8 && f.saverLatencyMs >= 1);
+    assert.ok(f.workers >= 1 && (f.durability === 'async' || f.workers <= 50) && f.steps >= 2 && f.steps <= 8 && f.saverLatencyMs >= 1);
+    assert.ok(f.arrivalsPerSecond >= 2 && f.arrivalsPerSecond <= 20 && f.runsPerSecond <= f.arrivalsPerSecond);
     const truth = truthOf(p);
     assert.equal(truth, langGraphTruth(f));
     // each regime lands on the side of the edges it was drawn for

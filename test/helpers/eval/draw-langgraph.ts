@@ -14,9 +14,10 @@ export interface LangGraphFault {
   readonly kind: 'langgraph';
   readonly regime: LangGraphRegime;
   readonly durability: Durability;
-  /** Clients in a closed loop: each starts a run, waits for its reply, thinks, starts the next. */
+  /** Requests a second during load (Poisson), each started as a run if one of the clients is free. */
+  readonly arrivalsPerSecond: number;
+  /** Clients: each waits for its run's reply (under sync, after its checkpoints landed). */
   readonly workers: number;
-  readonly thinkMs: number;
   readonly steps: number;
   /** A research step's tool call (one superstep each). */
   readonly stepMs: number;
@@ -28,7 +29,7 @@ export interface LangGraphFault {
   /** Load phases: loadMs of load, then pauseMs of silence (0, 0: steady load). */
   readonly loadMs: number;
   readonly pauseMs: number;
-  /** Runs started a second during load, as constructed (for sync: what the saver lets through). */
+  /** Runs started a second during load, as constructed (for sync: what busy clients and the saver let through). */
   readonly runsPerSecond: number;
 }
 
@@ -87,14 +88,17 @@ export function drawLangGraphProgram(seed: number, index: number, options: DrawO
   const longTurns = d.chance(0.4);
   const modelMs = longTurns ? Math.round(d.logUniform(300, 2500)) : 0;
   const docBytes = d.chance(0.5) ? Math.round(d.logUniform(256, 8192)) : 0;
-  const workers = Math.max(1, Math.round(d.logUniform(1, 50)));
-  // Runs started a second, at most ~20 (the graph's own CPU: ~1.3 ms a write here), and no faster than
-  // the clients can start them.
+  let workers = Math.max(1, Math.round(d.logUniform(1, 50)));
+  // At most ~20 runs a second: the graph's own CPU is ~1.3 ms a write here.
+  const arrivalsPerSecond = d.logUniform(2, 20);
   const runMs = steps * stepMs + modelMs;
-  const wantedRate = d.logUniform(2, 20);
-  const thinkMs = Math.max(20, Math.round((workers * 1000) / wantedRate - runMs));
-  const asyncRate = (workers * 1000) / (runMs + thinkMs);
   const w = writesPerRun(steps);
+  // Under async a client is busy only until the reply (the graph's own time): enough of them that a
+  // request finds one free nearly always (Poisson busy count, mean plus three deviations), so runs start
+  // at the arrival rate.
+  const busyMean = (arrivalsPerSecond * runMs) / 1000;
+  if (regime !== 'sync') workers = Math.max(workers, Math.ceil(busyMean + 3 * Math.sqrt(busyMean) + 2));
+  const asyncRate = arrivalsPerSecond;
   // Load phases for a backlog that fills in a burst and drains in the pause; half the time elsewhere.
   const phased = regime === 'async-drains' ? d.chance(0.5) : regime !== 'async-piles-up' && d.chance(0.3);
   let loadMs = phased ? d.int(1000, 4000) : 0;
@@ -109,7 +113,7 @@ export function drawLangGraphProgram(seed: number, index: number, options: DrawO
       // Each superstep waits for its put and its task's writes: a run takes that long, and the pool lets
       // through at most its capacity.
       const syncRunMs = steps * (stepMs + 2 * saverLatencyMs) + modelMs;
-      runsPerSecond = Math.min((workers * 1000) / (syncRunMs + thinkMs), (0.9 * saverCapacity({ connections, saverLatencyMs })) / w);
+      runsPerSecond = Math.min(arrivalsPerSecond, (workers * 1000) / syncRunMs, (0.9 * saverCapacity({ connections, saverLatencyMs })) / w);
       break;
     }
     case 'async-keeps-up': {
@@ -141,7 +145,7 @@ export function drawLangGraphProgram(seed: number, index: number, options: DrawO
       saverLatencyMs = Math.max(1, Math.round((rho * connections * 1000) / (asyncRate * w)));
     }
   }
-  const fault: LangGraphFault = { kind: 'langgraph', regime, durability: regime === 'sync' ? 'sync' : 'async', workers, thinkMs, steps, stepMs, modelMs, docBytes, saverLatencyMs, connections, loadMs, pauseMs, runsPerSecond };
+  const fault: LangGraphFault = { kind: 'langgraph', regime, durability: regime === 'sync' ? 'sync' : 'async', arrivalsPerSecond, workers, steps, stepMs, modelMs, docBytes, saverLatencyMs, connections, loadMs, pauseMs, runsPerSecond };
   const meanRate = runsPerSecond * duty(fault);
   const intervalMs = d.int(2000, Math.max(2000, Math.min(5000, options.maxIntervalMs ?? 5000)));
   const turnMs = Math.max(1, Math.round(1000 / meanRate));
@@ -155,7 +159,7 @@ export function drawLangGraphProgram(seed: number, index: number, options: DrawO
     turnMs,
     workMs: runMs,
     // Runs in flight at their steady level, and a load phase and a pause behind.
-    warmMs: Math.round(Math.max(2000, 2 * runMs + thinkMs, loadMs + pauseMs)),
+    warmMs: Math.round(Math.max(2000, 2 * runMs, loadMs + pauseMs)),
     pacing,
     snapshots: d.int(3, 6),
     turnsPerInterval: pacing.kind === 'counter' ? every : Math.max(1, Math.round(intervalMs / turnMs)),
@@ -168,5 +172,5 @@ export function describeLangGraph(f: LangGraphFault): string {
   const phases = f.loadMs > 0 ? `, load ${f.loadMs} ms / pause ${f.pauseMs} ms` : '';
   const model = f.modelMs > 0 ? ` + model ${f.modelMs} ms` : '';
   const doc = f.docBytes > 0 ? `, doc ${f.docBytes} B` : '';
-  return `fault langgraph ${f.durability} (${f.regime}) · ${f.workers} clients, ${f.runsPerSecond.toFixed(1)} runs/s, think ${f.thinkMs} ms · ${f.steps} steps × ${f.stepMs} ms${model}${doc} · saver ${f.saverLatencyMs} ms × ${f.connections} connections, load ρ ${saverLoad(f).toFixed(2)}${phases}`;
+  return `fault langgraph ${f.durability} (${f.regime}) · ${f.arrivalsPerSecond.toFixed(1)} requests/s, ${f.workers} clients, ${f.runsPerSecond.toFixed(1)} runs/s · ${f.steps} steps × ${f.stepMs} ms${model}${doc} · saver ${f.saverLatencyMs} ms × ${f.connections} connections, load ρ ${saverLoad(f).toFixed(2)}${phases}`;
 }
