@@ -39,7 +39,7 @@ const REGIMES: Readonly<Record<LangGraphRegime, number>> = { sync: 30, 'async-ke
 
 /**
  * Writes a run makes: a checkpoint put per superstep and the input's, a putWrites per task and the
- * input's (measured on @langchain/langgraph 1.7: 15 for 5 steps).
+ * input's (docs/evaluation.md has the count measured).
  */
 export const writesPerRun = (steps: number): number => 2 * steps + 5;
 /** Writes a second the saver completes: each connection holds a write saverLatencyMs. */
@@ -89,7 +89,7 @@ export function drawLangGraphProgram(seed: number, index: number, options: DrawO
   const modelMs = longTurns ? Math.round(d.logUniform(300, 2500)) : 0;
   const docBytes = d.chance(0.5) ? Math.round(d.logUniform(256, 8192)) : 0;
   let workers = Math.max(1, Math.round(d.logUniform(1, 50)));
-  // At most ~20 runs a second: the graph's own CPU is ~1.3 ms a write here.
+  // At most 20 runs a second: the graph's own CPU per write bounds what a shared machine can run.
   const arrivalsPerSecond = d.logUniform(2, 20);
   const runMs = steps * stepMs + modelMs;
   const w = writesPerRun(steps);
