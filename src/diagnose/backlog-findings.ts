@@ -4,7 +4,7 @@
 // Pending work that never completes is not a backlog: what it holds stays a leak.
 
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
-import type { Finding } from './finding.js';
+import type { Candidate, Finding } from './finding.js';
 import { backlogFix, fixFields, pendingQueueOf } from './fixes.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { drainedAfterPeak, growsWithWork, stepsOf, type Significance } from './growth-model.js';
@@ -57,7 +57,7 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
     // its rise from first to last must clear z standard deviations of two Poisson counts.
     const first = row.counts[0]!, last = row.counts[row.counts.length - 1]!;
     const rising = growsWithWork(stepsOf(row.counts), work, params.steadyShare) && stepsOf(row.counts).every((s) => s >= params.backlogMinStep)
-      && last - first >= zAlarm * Math.sqrt(Math.max(1, first + last));
+      && riseZ(row.counts) >= zAlarm;
     const drained = drainedAfterPeak(row.counts, params.drainedShare);
     if (!rising && !drained) continue;
     // Back where it started by the last snapshot: over the series completions caught up with arrivals
@@ -73,6 +73,15 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
   const peakSize = (r: BacklogRow) => Math.max(...r.row.sizes);
   const program = (r: BacklogRow) => Number(isProgramClass(r.row.name));
   return out.sort((a, b) => Number(b.checkpointPuts === true) - Number(a.checkpointPuts === true) || program(b) - program(a) || peakSize(b) - peakSize(a));
+}
+
+/**
+ * How many standard deviations a pending count rose from first to last: pending work is a count of
+ * independent operations, so its back-and-forth is that of two Poisson counts.
+ */
+export function riseZ(counts: readonly number[]): number {
+  const first = counts[0]!, last = counts[counts.length - 1]!;
+  return (last - first) / Math.sqrt(Math.max(1, first + last));
 }
 
 /** Share of the members replaced between snapshots (deleted over the counts they were deleted from). */
@@ -181,10 +190,12 @@ function completedBetween(diff: DiffResult, className: string): number {
 
 /**
  * A finding held through pending work (a `pending-work` hop on its chain) whose operations complete
- * between snapshots is a backlog: the queue moves, and what it holds goes when its turn comes. One
- * whose operations never complete stays what it was, with that said in its evidence.
+ * between snapshots is a backlog: the queue moves, and what it holds goes when its turn comes. Its
+ * survivors may then be work that lasts longer than an interval, not kept objects: unless the count
+ * drained, it must have piled up beyond its own back-and-forth (riseZ, as for any pending class), else
+ * it is a candidate. One whose operations never complete stays what it was, said in its evidence.
  */
-export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelParams): Finding {
+export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelParams): Finding | Candidate {
   const at = f.chain.findIndex((h) => h.label?.kind === 'pending-work');
   if (at < 0) return f;
   const hop = f.chain[at]!;
@@ -199,6 +210,13 @@ export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelPa
   }
   const counts = diff.classes.find((c) => c.name === f.className)?.counts ?? [];
   const drained = drainedAfterPeak(counts, params.drainedShare);
+  const zNeeded = leakZ(1, params.falseAlarm);
+  if (!drained && counts.length > 0 && riseZ(counts) < zNeeded) {
+    return {
+      className: f.className, signature: f.signature, count: f.count, born: stepsOf(counts), retainedSize: f.retainedSize,
+      z: riseZ(counts), zNeeded, moreIntervals: Infinity, chain: f.chain, pending: { counts },
+    };
+  }
   return {
     ...f,
     kind: 'backlog',

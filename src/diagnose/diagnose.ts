@@ -101,8 +101,12 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   // between them: what grew is a candidate, and a third point settles it.
   const twoPoints = diff.mode === 'signatures' && n < 3;
   const growth = byIds?.findings ?? (twoPoints ? [] : byPaths.findings);
-  const candidates: Candidate[] = byIds?.candidates ?? (twoPoints ? byPaths.findings.map(candidateOf) : byPaths.candidates);
-  const classified = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f, params));
+  const pending = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f, params));
+  const classified = pending.filter((f): f is Finding => 'kind' in f);
+  const candidates: Candidate[] = [
+    ...pending.filter((c): c is Candidate => !('kind' in c)),
+    ...(byIds?.candidates ?? (twoPoints ? byPaths.findings.map(candidateOf) : byPaths.candidates)),
+  ];
   // Ids tell which hops existed before the series: groups hanging on the same old holder are one cause.
   const firstMaxId = firstMaxIdOf(diff);
   const kept = withSameCauseSites(foldSharedHolders(classified.filter((f) => f.kind !== 'backlog'), firstMaxId));
@@ -185,6 +189,9 @@ function candidateOf(f: Finding): Candidate {
 
 /** A candidate as the evidence names it: what it kept, how sure, and what would settle it. */
 function candidateText(c: Candidate): string {
+  if (c.pending && c.z !== undefined && c.zNeeded !== undefined) {
+    return `not sure yet: ${c.className} held by pending work that completes, alive ${c.pending.counts.join(' → ')}: a rise of ${c.z.toFixed(1)} standard deviations of a count where a pile-up needs ${c.zNeeded.toFixed(1)} (work that lasts longer than an interval looks kept until it completes); more snapshots would settle it`;
+  }
   if (c.z === undefined || c.zNeeded === undefined) {
     return `not sure yet: ${c.count} more ${c.className} alive along one retainer path between two points, which cannot tell a leak from a cache filled once or the work in flight; a third snapshot (or an instance at a third age) would settle it`;
   }

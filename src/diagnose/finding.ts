@@ -114,6 +114,11 @@ export interface Candidate {
   readonly zNeeded?: number;
   readonly moreIntervals: number;
   readonly chain: readonly ChainHop[];
+  /**
+   * Held by pending work that completes, whose live count rose within its own back-and-forth: a backlog
+   * not yet shown (backlog-findings.ts throughPendingWork). `z` is then the rise's, `counts` the class's.
+   */
+  readonly pending?: { readonly counts: readonly number[] };
 }
 
 export interface FindingAllocation {

@@ -252,6 +252,22 @@ test('backlog: objects held through pending work whose operations complete betwe
   assert.match(s.findings[0]!.evidence.join(' '), /none of which completed/);
 });
 
+test('not sure yet: held by pending work that completes, its count within its own back-and-forth', () => {
+  // Work that lasts longer than an interval: what was born in the first interval is still alive at the
+  // last snapshot and looks kept, but the class's count rose by 12 of ~36, 1.4 standard deviations.
+  const moving = row('{operation, resolve, reject}', [100, 300, 500], [80, 90]);
+  const session = { ...row('Session', [30, 34, 42], [12, 14]), survivorCounts: [0, 16, 38] };
+  const d = diagnose({ diff: diffOf([session, moving], [pendingGroup('Session', [0, 8, 17], 400_000)]) });
+  assert.equal(d.verdict, 'inconclusive', d.evidence.join(' | '));
+  assert.equal(d.findings.length, 0);
+  assert.match(d.evidence[0]!, /^not sure yet: Session held by pending work that completes, alive 30 → 34 → 42: a rise of 1\.4 standard deviations/);
+  assert.deepEqual(d.candidates?.[0]?.pending?.counts, [30, 34, 42]);
+  // Survivors whose count piles up beyond that: a backlog.
+  const piled = { ...row('Session', [30, 70, 110], [12, 14]), survivorCounts: [0, 40, 80] };
+  const p = diagnose({ diff: diffOf([piled, moving], [pendingGroup('Session', [0, 40, 80], 400_000)]) });
+  assert.equal(p.verdict, 'backlog', p.evidence.join(' | '));
+});
+
 test('backlog: a should-be-few framework object held by pending work is not a should-be-few leak', () => {
   const moving = row('{operation, resolve, reject}', [100, 300, 500], [80, 90]);
   const tracer = row('LangChainTracer', [31, 131, 231], undefined, 2000);
