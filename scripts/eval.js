@@ -7,7 +7,8 @@
 //   npm run eval -- [--programs 200] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>]
 //                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>] [--fault langgraph]
 //   npm run eval -- --replay <kept dir> [--only <index>] [--json out.json]   today's build on kept captures
-//   npm run eval -- --one-snapshot [--programs N] [--seed S]   healthy and context-capture programs, one snapshot, analyze
+//   npm run eval -- --one-snapshot [--programs N] [--seed S] [--kinds k,…]   healthy, context-capture and
+//                   client programs, one snapshot, analyze
 //   npm run eval -- --sample                                   the fixed-seed sample (docs/evaluation.md)
 //   npm run eval -- --truth-check [--programs N] [--seed S]    what each program keeps, measured without leakhunt
 import { execFileSync } from 'node:child_process';
@@ -18,7 +19,7 @@ import { parseArgs } from 'node:util';
 
 const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms] [--fault langgraph]
        npm run eval -- --replay <kept dir> [--only K] [--json out.json] [--concurrency 1|2]
-       npm run eval -- --one-snapshot [--programs N] [--seed S] [--node …] [--json out.json] [--keep <dir>]
+       npm run eval -- --one-snapshot [--programs N] [--seed S] [--kinds k,…] [--node …] [--json out.json] [--keep <dir>]
        npm run eval -- --sample [--node …] [--json out.json] [--keep <dir>]
        npm run eval -- --truth-check [--programs N] [--seed S] [--node …] [--max-heap MB] [--max-interval ms]`;
 
@@ -41,6 +42,7 @@ try {
       only: { type: 'string' },
       replay: { type: 'string' },
       'one-snapshot': { type: 'boolean', default: false },
+      kinds: { type: 'string' },
       'max-heap': { type: 'string' },
       'max-interval': { type: 'string' },
       fault: { type: 'string' },
@@ -71,11 +73,14 @@ if (faultOnly !== undefined && faultOnly !== 'langgraph') fail(`--fault ${faultO
 if (faultOnly !== undefined && (values.sample || values['one-snapshot'] || values.replay !== undefined)) fail('--fault draws series programs only');
 if (values.sample && (values.seed || values.programs || values['max-heap'] || values['max-interval'] || values['one-snapshot'] || values.replay)) fail('--sample has its own seed, programs and draw');
 if (values.replay !== undefined && (values['one-snapshot'] || values.keep || values.seed || values.programs)) fail('--replay takes the seed and programs from the kept directory');
+const kinds = values.kinds?.split(',');
+if (kinds !== undefined && !values['one-snapshot']) fail('--kinds goes with --one-snapshot');
 if (values.keep !== undefined && existsSync(values.keep) && readdirSync(values.keep).length > 0 && only === undefined) fail(`--keep ${values.keep} is not empty`);
 
 const { evaluatePrograms, jsonReport, renderReport, replayCommand, replayKept } = await import('../dist/test/helpers/eval/evaluate.js');
 const { summarize } = await import('../dist/test/helpers/eval/judge.js');
-const { describeProgram, drawOneSnapshotProgram, drawProgram, sampleIndexes, truthOf } = await import('../dist/test/helpers/eval/draw.js');
+const { describeProgram, drawOneSnapshotProgram, drawProgram, foundInOneSnapshot, keptInOneSnapshot, ONE_SNAPSHOT_BUCKETS, ONE_SNAPSHOT_KINDS, oneSnapshotKind, sampleIndexes, truthOf } = await import('../dist/test/helpers/eval/draw.js');
+if (kinds?.some((k) => !ONE_SNAPSHOT_KINDS.includes(k))) fail(`--kinds takes ${ONE_SNAPSHOT_KINDS.join(', ')}`);
 const { runOneSnapshot, stopAllPrograms } = await import('../dist/test/helpers/eval/run-program.js');
 const { nodeBinaryInfo } = await import('../dist/test/helpers/node-binaries.js');
 const { SAMPLE } = await import('../dist/test/helpers/eval/sample.js');
@@ -160,23 +165,29 @@ if (values['truth-check']) {
 }
 
 if (values['one-snapshot']) {
-  // --programs counts healthy programs here: drawn in index order, the ones that keep nothing; the programs
-  // drawn to carry the context-capture fault (draw.ts drawOneSnapshotProgram) come along between them.
+  // --programs counts healthy programs here, drawn in index order; the programs drawn to carry a fault
+  // (draw.ts drawOneSnapshotProgram) come along between them. --kinds draws only programs of those kinds;
+  // when it names no healthy kind, --programs counts all.
+  const countsAll = kinds !== undefined && !kinds.some((k) => k.startsWith('healthy'));
   const drawn = [];
-  let healthyCount = 0;
-  for (let k = 0; healthyCount < programs && k < programs * 50; k++) {
+  let counted = 0;
+  for (let k = 0; counted < programs && k < programs * 50; k++) {
     if (only !== undefined && k !== only) continue;
     const p = drawOneSnapshotProgram(seed, k, draw);
-    if (p === undefined) continue;
+    if (kinds !== undefined && !kinds.includes(oneSnapshotKind(p))) continue;
     drawn.push(p);
-    if (truthOf(p) === 'none') healthyCount++;
+    if (countsAll || truthOf(p) === 'none') counted++;
   }
   let done = 0;
   const runs = [];
+  const keptText = (p) => {
+    const kept = keptInOneSnapshot(p);
+    return kept === undefined ? oneSnapshotKind(p) : `${kept.count} ${kept.what === 'stores' ? 'stores captured' : `${p.fault.clientClass} kept`}`;
+  };
   for (const p of drawn) {
     const r = await runOneSnapshot(p, node, values.keep === undefined ? undefined : join(values.keep, String(p.index)));
     runs.push({ params: p, truth: truthOf(p), ...r });
-    process.stderr.write(`eval: ${++done}/${drawn.length} #${p.index} ${p.fault.kind === 'context-capture' ? `${p.fault.stores} stores captured` : 'healthy'}, one snapshot → ${r.verdict ?? 'no answer'}${r.suspects.length ? ` (${r.suspects.map((s) => `${s.count} ${s.className}`).join(', ')})` : ''}${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}\n`);
+    process.stderr.write(`eval: ${++done}/${drawn.length} #${p.index} ${keptText(p)}, one snapshot → ${r.verdict ?? 'no answer'}${r.suspects.length ? ` (${r.suspects.map((s) => `${s.count} ${s.className}`).join(', ')})` : ''}${r.problems.length ? ` — ${r.problems.join('; ')}` : ''}\n`);
   }
   const answered = runs.filter((r) => r.verdict !== undefined);
   const healthy = answered.filter((r) => r.truth === 'none');
@@ -188,18 +199,21 @@ if (values['one-snapshot']) {
     console.log(`    ${describeProgram(r.params)}`);
     console.log(`    replay: npm run eval -- --one-snapshot --seed ${seed} --only ${r.params.index}`);
   }
-  // Programs whose turns' stores were kept by never-cleared timers: found (a suspect) by stores kept.
-  const captured = answered.filter((r) => r.truth === 'leak');
-  const BUCKETS = [[1, 9], [10, 24], [25, 49], [50, 200]];
-  const byStores = BUCKETS.map(([lo, hi]) => {
-    const inBucket = captured.filter((r) => r.params.fault.stores >= lo && r.params.fault.stores <= hi);
-    return { stores: `${lo}–${hi}`, programs: inBucket.length, found: inBucket.filter((r) => r.suspects.length > 0).length };
-  });
-  console.log(`one snapshot of ${captured.length} programs whose stores were captured by never-cleared timers: found (a suspect) by stores kept`);
-  for (const b of byStores) console.log(`  ${b.stores.padEnd(8)} ${b.found} of ${b.programs}`);
+  // Programs that keep something beyond their turns: found (draw.ts foundInOneSnapshot) by how much they keep.
+  const byKept = {};
+  for (const [what, text] of [['stores', 'whose stores were captured by never-cleared timers'], ['copies', 'that keep copies of a framework client']]) {
+    const faulty = answered.filter((r) => keptInOneSnapshot(r.params)?.what === what);
+    if (faulty.length === 0) continue;
+    byKept[what] = ONE_SNAPSHOT_BUCKETS.map(([lo, hi]) => {
+      const inBucket = faulty.filter((r) => keptInOneSnapshot(r.params).count >= lo && keptInOneSnapshot(r.params).count <= hi);
+      return { [what]: `${lo}–${hi}`, programs: inBucket.length, found: inBucket.filter((r) => foundInOneSnapshot(r.params, r.suspects)).length };
+    });
+    console.log(`one snapshot of ${faulty.length} programs ${text}: found (a suspect) by ${what} kept`);
+    for (const b of byKept[what]) console.log(`  ${b[what].padEnd(8)} ${b.found} of ${b.programs}`);
+  }
   for (const r of runs.filter((x) => x.verdict === undefined)) console.log(`  #${r.params.index}: no answer — ${r.problems.join('; ')}`);
   if (values.json) {
-    writeFileSync(values.json, `${JSON.stringify({ seed, nodeVersion: version, commit: commit(), mode: 'one-snapshot', suspectRate: rate, foundByStores: byStores, programs: runs.map((r) => ({ params: r.params, truth: r.truth, verdict: r.verdict ?? null, right: r.verdict !== undefined && (r.truth === 'none' ? r.suspects.length === 0 : r.suspects.length > 0), suspects: r.suspects, problems: r.problems, durationMs: r.durationMs })) }, null, 2)}\n`);
+    writeFileSync(values.json, `${JSON.stringify({ seed, nodeVersion: version, commit: commit(), mode: 'one-snapshot', kinds: kinds ?? null, suspectRate: rate, foundByStores: byKept.stores ?? [], foundByCopies: byKept.copies ?? [], programs: runs.map((r) => ({ params: r.params, truth: r.truth, verdict: r.verdict ?? null, right: r.verdict !== undefined && (r.truth === 'none' ? r.suspects.length === 0 : foundInOneSnapshot(r.params, r.suspects)), suspects: r.suspects, problems: r.problems, durationMs: r.durationMs })) }, null, 2)}\n`);
   }
   console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeProgram, drawOneSnapshotProgram, drawProgram, farFromLimit, keptPerInterval, NATIVE_HANDLE_CLASS, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
+import { describeProgram, drawOneSnapshotProgram, drawProgram, drawServiceProgram, farFromLimit, foundInOneSnapshot, FRAMEWORK_CLASSES, keptInOneSnapshot, keptPerInterval, NATIVE_HANDLE_CLASS, oneSnapshotKind, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
 import { drawLangGraphProgram, langGraphTruth, saverLoad, type LangGraphFault } from '../helpers/eval/draw-langgraph.js';
 import { judge, summarize } from '../helpers/eval/judge.js';
 import { resultOf } from '../helpers/eval/evaluate.js';
@@ -111,8 +111,8 @@ test('one-snapshot draw: healthy programs as the series draws them, or the conte
     // draws the service program that index would otherwise have.
     if (series.fault.kind === 'langgraph') continue;
     const p = drawOneSnapshotProgram(2024, k);
-    if (p === undefined) {
-      assert.notEqual(truthOf(series), 'none', `#${k}: a healthy program is never skipped unless drawn to be captured`);
+    if (oneSnapshotKind(p) === 'client-per-turn' || oneSnapshotKind(p) === 'healthy-clients') {
+      assert.notEqual(truthOf(series), 'none', `#${k}: a healthy program is never replaced unless drawn to be captured`);
       continue;
     }
     if (p.fault.kind === 'context-capture') {
@@ -186,4 +186,48 @@ test('LangGraph judge: a pile-up is a leak (or a backlog that did not drain), a 
   assert.equal(judge(drains, answer('leak', 1), []).judgement, 'wrong');
   assert.equal(judge(healthy, answer('none', 0), []).judgement, 'right');
   assert.equal(judge(healthy, answer('backlog', 0), []).judgement, 'wrong');
+});
+
+test('one-snapshot draw: client programs on both sides, deterministic, the others as they were', () => {
+  const seen = new Map<string, number>();
+  let copiesLow = 0, copiesHigh = 0, longLivedMax = 0;
+  for (let k = 0; k < 400; k++) {
+    const p = drawOneSnapshotProgram(77, k);
+    assert.deepEqual(drawOneSnapshotProgram(77, k), p, `#${k}: the same program on every draw`);
+    const kind = oneSnapshotKind(p);
+    seen.set(kind, (seen.get(kind) ?? 0) + 1);
+    const series = drawServiceProgram(77, k, {});
+    if (kind === 'client-per-turn') {
+      assert.ok(p.fault.kind === 'client-per-turn');
+      assert.equal(truthOf(p), 'leak');
+      assert.ok(FRAMEWORK_CLASSES.includes(p.fault.clientClass));
+      assert.ok(p.fault.copies >= 1 && p.fault.copies <= 200, `copies ${p.fault.copies}`);
+      assert.ok(p.warmMs >= (p.fault.copies + 5) * p.turnMs, 'every copy is made before the program serves');
+      assert.deepEqual(keptInOneSnapshot(p), { what: 'copies', count: p.fault.copies });
+      assert.ok(p.healthy.clients?.perTurn === null || p.healthy.clients?.perTurn === p.fault.clientClass);
+      assert.equal(p.healthy.clients?.longLived, null, 'no long-lived clients beside the kept ones: the truth stays the copies drawn');
+      assert.ok(foundInOneSnapshot(p, [{ className: p.fault.clientClass }]));
+      assert.ok(!foundInOneSnapshot(p, [{ className: 'SessionRecord' }]), 'found only by a suspect of the kept class');
+      assert.match(describeProgram(p), new RegExp(`client-per-turn ${p.fault.copies} ${p.fault.clientClass} kept`));
+      if (p.fault.copies < 25) copiesLow++;
+      else copiesHigh++;
+    } else if (kind === 'healthy-clients') {
+      assert.equal(truthOf(p), 'none');
+      assert.notEqual(truthOf(series), 'none', 'drawn only where the series program is not healthy');
+      const c = p.healthy.clients!;
+      assert.ok(c.perTurn !== null || c.longLived !== null, 'some clients');
+      if (c.longLived) {
+        assert.ok(c.longLived.count >= 1 && c.longLived.count <= 20, `long-lived ${c.longLived.count}`);
+        longLivedMax = Math.max(longLivedMax, c.longLived.count);
+      }
+      assert.equal(keptInOneSnapshot(p), undefined);
+    } else {
+      assert.equal(p.healthy.clients, undefined, 'healthy and captured programs have no clients');
+    }
+  }
+  assert.ok((seen.get('client-per-turn') ?? 0) > 50 && (seen.get('healthy-clients') ?? 0) > 50, JSON.stringify([...seen]));
+  assert.ok((seen.get('healthy') ?? 0) > 80 && (seen.get('context-capture') ?? 0) > 60, JSON.stringify([...seen]));
+  assert.ok(copiesLow > 10 && copiesHigh > 10, `copies below 25: ${copiesLow}, from 25: ${copiesHigh}`);
+  assert.equal(longLivedMax, 20);
+  assert.notDeepEqual(drawOneSnapshotProgram(77, 5), drawOneSnapshotProgram(78, 5));
 });

@@ -37,7 +37,19 @@ export type Fault =
    */
   | { readonly kind: 'context-capture'; readonly stores: number }
   /** LangGraph under load, its own template (draw-langgraph.ts): checkpoint writes that keep up, drain, or pile up. */
-  | LangGraphFault;
+  | LangGraphFault
+  /**
+   * One snapshot only (drawOneSnapshotProgram): each of the first `copies` turns makes a client of a
+   * framework class (`className`) and keeps it forever in a registry, all before the program serves.
+   */
+  | { readonly kind: 'client-per-turn'; readonly clientClass: FrameworkClass; readonly copies: number };
+
+/**
+ * Framework classes a process needs a few of (recognisers.ts FRAMEWORK_OBJECTS, `few`): `Agent` is Node's
+ * own http.Agent, the others are classes of that name declared in program.cjs.
+ */
+export type FrameworkClass = 'Agent' | 'Client' | 'CompiledStateGraph';
+export const FRAMEWORK_CLASSES: readonly FrameworkClass[] = ['Agent', 'Client', 'CompiledStateGraph'];
 
 export interface Healthy {
   readonly inflight: { readonly perTurn: number; readonly className: LeakClass; readonly itemBytes: number } | null;
@@ -49,6 +61,14 @@ export interface Healthy {
   readonly buffersInFlight: { readonly perTurn: number; readonly bytes: number } | null;
   /** Each turn runs inside an AsyncLocalStorage store, captured by its timers (one-snapshot suspects). */
   readonly als: boolean;
+  /**
+   * One snapshot only (drawOneSnapshotProgram): framework clients a healthy program has — one made per
+   * turn and closed when the turn's work ends, and/or a fixed set made at start (one per upstream).
+   */
+  readonly clients?: {
+    readonly perTurn: FrameworkClass | null;
+    readonly longLived: { readonly className: FrameworkClass; readonly count: number } | null;
+  };
   /**
    * A batching client (a tracing or telemetry exporter): each turn queues `perTurn` items, flushed every
    * `flushMs` or once `maxBatch` wait; a flushed batch is held for `sendMs` while it is sent.
@@ -156,7 +176,7 @@ export function drawProgram(seed: number, index: number, options: DrawOptions = 
 }
 
 /** A program of fixtures/generator/program.cjs: healthy parts and at most one fault of its own. */
-function drawServiceProgram(seed: number, index: number, options: DrawOptions): ProgramParams {
+export function drawServiceProgram(seed: number, index: number, options: DrawOptions): ProgramParams {
   const d = new Draw(mulberry32(programSeed(seed, index)));
   const maxHeapMB = Math.min(500, Math.max(20, options.maxHeapMB ?? 500));
   // log-uniform from 20 MB, skewed small: exp(log(20) + u² · log(max/20)); median ≈ 44 MB at max 500
@@ -274,25 +294,88 @@ function drawBatcher(seed: number, index: number): Batcher | null {
   };
 }
 
-/** Share of one-snapshot programs that carry the context-capture fault (the rest are healthy programs). */
+/** Share of one-snapshot programs that carry the context-capture fault (the rest are healthy or client programs). */
 const CAPTURED_SHARE = 0.25;
 
 /**
- * A program for the one-snapshot evaluation (docs/evaluation.md, "One snapshot"), or undefined when
- * program `index` of the seed is neither healthy nor drawn to carry the context-capture fault. The
- * series draw (drawProgram) is unchanged: the fault is decided on a PRNG stream of its own, and a
- * captured program is drawn program `index` with its turns inside a store and that fault in place of its
- * own. Stores kept: log-uniform from 1 to 200, so the sweep sees both sides of any least count of suspects.
+ * A program for the one-snapshot evaluation (docs/evaluation.md, "One snapshot"). The series draw
+ * (drawProgram) is unchanged: the fault is decided on a PRNG stream of its own, and a captured program is
+ * drawn program `index` with its turns inside a store and that fault in place of its own. Stores kept:
+ * log-uniform from 1 to 200, so the sweep sees both sides of any least count of suspects. Program `index`
+ * neither captured nor healthy is a client program (drawClientsProgram).
  */
-export function drawOneSnapshotProgram(seed: number, index: number, options: DrawOptions = {}): ProgramParams | undefined {
+export function drawOneSnapshotProgram(seed: number, index: number, options: DrawOptions = {}): ProgramParams {
   const p = drawServiceProgram(seed, index, options);
   const d = new Draw(mulberry32(programSeed(seed ^ 0x3c6ef372, index)));
-  if (!d.chance(CAPTURED_SHARE)) return truthOf(p) === 'none' ? p : undefined;
+  if (!d.chance(CAPTURED_SHARE)) return truthOf(p) === 'none' ? p : drawClientsProgram(seed, p);
   const stores = Math.round(d.logUniform(1, 200));
   // Serving only once every store is made: a turn makes one, plus a few turns' margin.
   const warmMs = Math.max(p.warmMs, (stores + 5) * p.turnMs);
   return { ...p, warmMs, fault: { kind: 'context-capture', stores }, healthy: { ...p.healthy, als: true } };
 }
+
+// ---- framework copies (one snapshot) ----
+
+/** Share of the client programs that keep copies (the fault); the rest are healthy programs with clients. */
+const COPIES_SHARE = 0.5;
+
+/**
+ * The framework-copies dimension of the one-snapshot draw, for the programs it had no use for (neither
+ * healthy nor captured), on a PRNG stream of its own: the healthy and captured programs stay as drawn.
+ * Program `p` with its fault replaced: either it keeps `copies` clients of one framework class (log-uniform
+ * 1–200, so the sweep sees both sides of any least count), one a turn before it serves, half the time beside
+ * a client per turn of that class that it closes; or it is healthy with clients: one per turn closed when
+ * the turn's work ends (the turns in flight hold theirs), a fixed set of 1–20 made at start (one per
+ * upstream or tenant: what "a process needs only a few" is taken to mean), or both.
+ */
+function drawClientsProgram(seed: number, p: ProgramParams): ProgramParams {
+  const d = new Draw(mulberry32(programSeed(seed ^ 0x1b873593, p.index)));
+  if (d.chance(COPIES_SHARE)) {
+    const className = d.pick(FRAMEWORK_CLASSES);
+    const copies = Math.round(d.logUniform(1, 200));
+    const warmMs = Math.max(p.warmMs, (copies + 5) * p.turnMs);
+    const clients = { perTurn: d.chance(0.5) ? className : null, longLived: null };
+    return { ...p, warmMs, fault: { kind: 'client-per-turn', clientClass: className, copies }, healthy: { ...p.healthy, clients } };
+  }
+  const shape = d.pick(['perTurn', 'longLived', 'both'] as const);
+  const clients = {
+    perTurn: shape === 'longLived' ? null : d.pick(FRAMEWORK_CLASSES),
+    longLived: shape === 'perTurn' ? null : { className: d.pick(FRAMEWORK_CLASSES), count: d.int(1, 20) },
+  };
+  return { ...p, fault: { kind: 'none' }, healthy: { ...p.healthy, clients } };
+}
+
+/** What a one-snapshot program keeps beyond its turns, by construction: stores or client copies (0 when healthy). */
+export function keptInOneSnapshot(p: ProgramParams): { readonly what: 'stores' | 'copies'; readonly count: number } | undefined {
+  if (p.fault.kind === 'context-capture') return { what: 'stores', count: p.fault.stores };
+  if (p.fault.kind === 'client-per-turn') return { what: 'copies', count: p.fault.copies };
+  return undefined;
+}
+
+/**
+ * A one-snapshot program's fault found: a suspect at all for captured stores (the store's class is the
+ * program's own), a suspect naming the kept class for client copies. Healthy programs: never.
+ */
+export function foundInOneSnapshot(p: ProgramParams, suspects: readonly { readonly className: string }[]): boolean {
+  if (p.fault.kind === 'context-capture') return suspects.length > 0;
+  if (p.fault.kind === 'client-per-turn') {
+    const className = p.fault.clientClass;
+    return suspects.some((s) => s.className === className);
+  }
+  return false;
+}
+
+/** The kinds of one-snapshot program (eval --kinds draws only some). */
+export const ONE_SNAPSHOT_KINDS = ['healthy', 'healthy-clients', 'context-capture', 'client-per-turn'] as const;
+export type OneSnapshotKind = (typeof ONE_SNAPSHOT_KINDS)[number];
+
+export function oneSnapshotKind(p: ProgramParams): OneSnapshotKind {
+  if (p.fault.kind === 'context-capture' || p.fault.kind === 'client-per-turn') return p.fault.kind;
+  return p.healthy.clients ? 'healthy-clients' : 'healthy';
+}
+
+/** Buckets of what one-snapshot programs keep (stores or copies) that detection is reported by. */
+export const ONE_SNAPSHOT_BUCKETS: readonly (readonly [number, number])[] = [[1, 9], [10, 24], [25, 49], [50, 200]];
 
 /** Quotas of the npm-test sample: the first programs of the seed, in index order, until each truth has its share. */
 export const SAMPLE_QUOTAS: Readonly<Record<Truth, number>> = { leak: 6, none: 6, external: 3, native: 2, backlog: 3 };
@@ -323,6 +406,7 @@ export function truthOf(p: ProgramParams): Truth {
     case 'backlog-drains':
       return 'backlog';
     case 'context-capture':
+    case 'client-per-turn':
       return 'leak';
     case 'langgraph':
       return langGraphTruth(p.fault);
@@ -335,7 +419,7 @@ export function truthOf(p: ProgramParams): Truth {
 export function keptPerInterval(p: ProgramParams): { readonly count: number; readonly bytes: number } {
   const f = p.fault;
   if (f.kind === 'langgraph') return langGraphKept(p, f);
-  if (f.kind === 'none' || f.kind === 'backlog-drains' || f.kind === 'context-capture') return { count: 0, bytes: 0 };
+  if (f.kind === 'none' || f.kind === 'backlog-drains' || f.kind === 'context-capture' || f.kind === 'client-per-turn') return { count: 0, bytes: 0 };
   return { count: f.ratePerInterval, bytes: f.ratePerInterval * f.itemBytes };
 }
 
@@ -357,6 +441,7 @@ export function describeProgram(p: ProgramParams): string {
   if (f.kind === 'backlog-drains') parts.push(`fault backlog-drains ${f.className} burst ${f.burst}/${f.cycleTurns} turns`);
   else if (f.kind === 'context-capture') parts.push(`fault context-capture ${f.stores} stores kept by never-cleared timers`);
   else if (f.kind === 'langgraph') parts.push(describeLangGraph(f));
+  else if (f.kind === 'client-per-turn') parts.push(`fault client-per-turn ${f.copies} ${f.clientClass} kept`);
   else if (f.kind !== 'none') {
     const what = 'className' in f ? ` ${f.className}` : '';
     const holder = f.kind === 'leak' ? ` in ${f.holder}` : '';
@@ -373,6 +458,8 @@ export function describeProgram(p: ProgramParams): string {
     h.buffersInFlight && `buffers in flight ${h.buffersInFlight.perTurn}×${formatBytes(h.buffersInFlight.bytes)}`,
     h.als && 'als',
     h.batcher && `batcher ${h.batcher.className} ${h.batcher.perTurn}/turn × ${formatBytes(h.batcher.itemBytes)} every ${h.batcher.flushMs} ms${h.batcher.maxBatch ? ` or ${h.batcher.maxBatch} items` : ''}, send ${h.batcher.sendMs} ms`,
+    h.clients?.perTurn && `${h.clients.perTurn} per turn`,
+    h.clients?.longLived && `${h.clients.longLived.count} long-lived ${h.clients.longLived.className}`,
   ].filter(Boolean);
   if (extras.length) parts.push(`healthy: ${extras.join(', ')}`);
   return parts.join(' · ');
