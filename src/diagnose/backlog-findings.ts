@@ -26,6 +26,11 @@ interface BacklogRow {
   readonly turnover: number;
   /** LangGraph's checkpoint puts waiting in a run's put chain (checkpointPutsRow). */
   readonly checkpointPuts?: true;
+  /**
+   * Its members never outlived an interval (momentary): each count is a moment's work, and this is the
+   * chance that such readings rise at every snapshot, 1 / n!. Above the false-alarm level: a candidate.
+   */
+  readonly orderChance?: number;
 }
 
 /**
@@ -66,6 +71,15 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
     const turnover = turnoverOf(row);
     // Still rising, only turnover tells pending work from kept objects; fallen back, the fall itself does.
     if (!drained && turnover < params.backlogMinTurnover) continue;
+    // Members that never outlive an interval make each count a sample of the work in flight at that
+    // moment, whose spread may be a whole batch (a client flushing on a timer), not a Poisson count's.
+    // Such samples rise at every one of n snapshots by chance 1 / n!, whatever their spread; that, not
+    // the Poisson rise, is the test; and a rise and fall among them is no pile-up at all.
+    if (momentary(row)) {
+      if (drained) continue;
+      out.push({ row, drained, turnover, orderChance: 1 / factorial(row.counts.length) });
+      continue;
+    }
     out.push({ row, drained, turnover });
   }
   // The checkpoint puts first: they name the cause the other pending classes (promises, a pool's waiters)
@@ -82,6 +96,20 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
 export function riseZ(counts: readonly number[]): number {
   const first = counts[0]!, last = counts[counts.length - 1]!;
   return (last - first) / Math.sqrt(Math.max(1, first + last));
+}
+
+/**
+ * Whether the class's members at each snapshot all but vanished by the next: those that outlived each
+ * interval are within a count's own noise (the square root of the count they came from).
+ */
+function momentary(row: ClassDiffRow): boolean {
+  return row.deletedPerInterval!.every((d, k) => row.counts[k]! - d <= Math.sqrt(row.counts[k]!));
+}
+
+function factorial(n: number): number {
+  let f = 1;
+  for (let k = 2; k <= n; k++) f *= k;
+  return f;
 }
 
 /** Share of the members replaced between snapshots (deleted over the counts they were deleted from). */
@@ -127,11 +155,21 @@ function drainText(drained: boolean): string {
     : 'not drained yet: take another series once the load drops — a backlog that drains is not a leak; one that never drains is';
 }
 
-export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): Finding[] {
+export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): { findings: Finding[]; candidates: Candidate[] } {
   const { input } = ctx;
   const n = input.diff.snapshots.length;
-  const rows = backlogRows(input.diff, ctx.significance, ctx.work, leakZ(1, ctx.params.falseAlarm), ctx.params).filter(({ row }) => !known.some((f) => f.className === row.name));
-  return rows.slice(0, 3).map(({ row, drained, turnover, checkpointPuts }) => {
+  const all = backlogRows(input.diff, ctx.significance, ctx.work, leakZ(1, ctx.params.falseAlarm), ctx.params).filter(({ row }) => !known.some((f) => f.className === row.name));
+  const unsure = (r: BacklogRow) => r.orderChance !== undefined && r.orderChance > ctx.params.falseAlarm;
+  const candidates = all.filter(unsure).map(({ row, orderChance }): Candidate => {
+    const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
+    return {
+      className: row.name, signature: group?.signature ?? null, count: Math.max(...row.counts), born: stepsOf(row.counts),
+      retainedSize: Math.max(...row.retainedSizes), moreIntervals: Infinity, chain: group?.chain ?? [],
+      pending: { counts: row.counts, orderChance: orderChance!, chanceNeeded: ctx.params.falseAlarm },
+    };
+  });
+  const rows = all.filter((r) => !unsure(r));
+  const findings = rows.slice(0, 3).map(({ row, drained, turnover, checkpointPuts }): Finding => {
     const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
     const what = checkpointPuts
       ? `checkpoint puts waiting in LangGraph's put chain, each carrying its copy of the checkpoint`
@@ -152,6 +190,7 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
       drained,
     };
   });
+  return { findings, candidates };
 }
 
 /**

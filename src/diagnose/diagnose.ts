@@ -113,7 +113,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const held = classified.filter((f) => f.kind === 'backlog');
   // LangGraph's checkpoint puts first: they name the cause the other pending classes share (their
   // promises, a saver's queue), whichever way each was found.
-  const backlog = (diff.sameProcess ? [...held, ...backlogFindings(ctx, [...held, ...kept])] : [])
+  const pendingRows = diff.sameProcess ? backlogFindings(ctx, [...held, ...kept]) : { findings: [], candidates: [] };
+  candidates.push(...pendingRows.candidates);
+  const backlog = [...held, ...pendingRows.findings]
     .sort((a, b) => Number(CHECKPOINT_CHAIN.puts.test(b.className)) - Number(CHECKPOINT_CHAIN.puts.test(a.className)));
   // Bytes weighed where they live: in the lasting groups, backing stores against JS objects. Without
   // any, and only where ids cannot tell kept Buffers from Buffers in flight (both count in a class
@@ -189,6 +191,9 @@ function candidateOf(f: Finding): Candidate {
 
 /** A candidate as the evidence names it: what it kept, how sure, and what would settle it. */
 function candidateText(c: Candidate): string {
+  if (c.pending?.orderChance !== undefined) {
+    return `not sure yet: ${c.className} rose at every snapshot (${c.pending.counts.join(' → ')}), its members replaced between snapshots: each count is the work of a moment (a batch flushed on a timer rises and falls so), and ${c.pending.counts.length} such readings rise in order by chance 1 in ${Math.round(1 / c.pending.orderChance)}, where a pile-up needs under 1 in ${Math.round(1 / c.pending.chanceNeeded!)}; more snapshots would settle it`;
+  }
   if (c.pending && c.z !== undefined && c.zNeeded !== undefined) {
     return `not sure yet: ${c.className} held by pending work that completes, alive ${c.pending.counts.join(' → ')}: a rise of ${c.z.toFixed(1)} standard deviations of a count where a pile-up needs ${c.zNeeded.toFixed(1)} (work that lasts longer than an interval looks kept until it completes); more snapshots would settle it`;
   }

@@ -115,10 +115,11 @@ export interface Candidate {
   readonly moreIntervals: number;
   readonly chain: readonly ChainHop[];
   /**
-   * Held by pending work that completes, whose live count rose within its own back-and-forth: a backlog
-   * not yet shown (backlog-findings.ts throughPendingWork). `z` is then the rise's, `counts` the class's.
+   * Pending work whose pile-up is not yet shown (backlog-findings.ts): held by work that completes, its
+   * count's rise within its own back-and-forth (`z` is then the rise's); or work that never outlives an
+   * interval, rising at every snapshot with `orderChance` (1 / n!) above `chanceNeeded`.
    */
-  readonly pending?: { readonly counts: readonly number[] };
+  readonly pending?: { readonly counts: readonly number[]; readonly orderChance?: number; readonly chanceNeeded?: number };
 }
 
 export interface FindingAllocation {

@@ -95,19 +95,21 @@ test('no leak: a group that stopped growing, or one too small to matter', () => 
 });
 
 test('backlog: pending work replaced between snapshots, and whether it drains (data, not prose)', () => {
-  const draining = diagnose({ diff: diffOf([row('PendingWrite', [20, 400, 50], [20, 390], 2000)]) });
+  // Some members wait longer than an interval (those that are all gone by the next snapshot are
+  // another test's: each count is then the work of a moment).
+  const draining = diagnose({ diff: diffOf([row('PendingWrite', [20, 400, 50], [10, 390], 2000)]) });
   assert.equal(draining.verdict, 'backlog');
   assert.equal(draining.findings[0]!.drained, true);
   // No chain shows LangGraph's checkpoint chain: the generic advice, naming the class.
   assert.match(draining.findings[0]!.fix, /PendingWrite/);
   assert.doesNotMatch(draining.findings[0]!.fix, /durability/);
-  const rising = diagnose({ diff: diffOf([row('PendingWrite', [20, 200, 400], [20, 190], 2000)]) });
+  const rising = diagnose({ diff: diffOf([row('PendingWrite', [20, 200, 400], [10, 190], 2000)]) });
   assert.equal(rising.verdict, 'backlog');
   assert.equal(rising.findings[0]!.drained, false);
 });
 
 test('a real leak stays a leak when a backlog drained and the heap shrank', () => {
-  const diff = { ...diffOf([row('Session', [10, 110, 210], undefined, 200), row('PendingWrite', [20, 400, 50], [20, 390], 2000)], [group('Session', [0, 100, 200], 40_000)]), growth: -500_000 };
+  const diff = { ...diffOf([row('Session', [10, 110, 210], undefined, 200), row('PendingWrite', [20, 400, 50], [10, 390], 2000)], [group('Session', [0, 100, 200], 40_000)]), growth: -500_000 };
   const d = diagnose({ diff });
   assert.equal(d.verdict, 'leak');
   assert.deepEqual(d.findings.map((f) => [f.kind, f.className, f.drained ?? null]), [['leak', 'Session', null], ['backlog', 'PendingWrite', true]]);
@@ -282,6 +284,23 @@ test('backlog: a should-be-few framework object held by pending work is not a sh
   assert.equal(plain.findings[0]!.kind, 'should-be-few');
 });
 
+test('work that never outlives an interval: a rise at every snapshot is a pile-up only when its order is beyond chance', () => {
+  // A batching client's open batch and the batch being sent, 99% replaced between snapshots: each count
+  // is the work of one moment, as a batch flushed on a timer rises and falls.
+  const batch = (counts: number[]) => row('{id, at, note}', counts, counts.slice(0, -1).map((c) => c - 1), 6000);
+  const three = diagnose({ diff: diffOf([batch([37, 118, 169])]) });
+  assert.equal(three.verdict, 'inconclusive', three.evidence.join(' | '));
+  assert.match(three.evidence[0]!, /rise in order by chance 1 in 6, where a pile-up needs under 1 in 100/);
+  assert.equal(three.candidates?.[0]?.pending?.orderChance, 1 / 6);
+  // Five readings in order: 1 in 120, a pile-up.
+  assert.equal(diagnose({ diff: diffOf([batch([37, 118, 169, 230, 300])], [], 5) }).verdict, 'backlog');
+  // Risen and fallen back among such readings: no finding at all.
+  const fell = diagnose({ diff: diffOf([batch([1, 91, 63])]) });
+  assert.equal(fell.verdict, 'none', fell.evidence.join(' | '));
+  // Members that outlive the interval (a queue whose jobs wait): the Poisson rise decides, as before.
+  assert.equal(diagnose({ diff: diffOf([row('{id, at, note}', [37, 118, 169], [20, 80], 6000)]) }).verdict, 'backlog');
+});
+
 test('no backlog: a batch queue caught full in one snapshot only', () => {
   // A batching queue flushed on a timer (LangSmith's auto-batch queue): 0 → 81 → 0 is timing, not a pile-up.
   const batch = diagnose({ diff: diffOf([row('{action, payload, itemPromise}', [0, 81, 0], [0, 81], 4000)]) });
@@ -358,7 +377,7 @@ test('a backlog seen at its peak and part-way down: drained, though the drain ha
 });
 
 test('LangGraph\'s durability advice for a backlog when its runs pile up beside it, the generic advice otherwise', () => {
-  const writes = row('{operation, resolve, reject}', [20, 200, 400], [20, 190], 2000);
+  const writes = row('{operation, resolve, reject}', [20, 200, 400], [10, 150], 2000);
   const runs = row('PregelLoop', [2, 20, 40], [2, 18], 3000);
   const langGraph = diagnose({ diff: diffOf([writes, runs]) });
   assert.equal(langGraph.verdict, 'backlog');
@@ -524,10 +543,10 @@ test('a leak kept in bursts is not growth levelling off: its counts scatter arou
 });
 
 test('a backlog is headed by the program\'s pending job, not by the promise that awaits it', () => {
-  // A job queue growing in every interval: each job's entry and the promise awaiting it are replaced
-  // between snapshots. The promises are larger; the job names the cause.
-  const promises = row('Promise', [20, 94, 184], [19, 90], 6000);
-  const jobs = row('ThumbnailJob', [10, 47, 91], [9, 45], 4000);
+  // A job queue growing in every interval: most jobs' entries and the promises awaiting them are
+  // replaced between snapshots, some wait longer. The promises are larger; the job names the cause.
+  const promises = row('Promise', [20, 94, 184], [10, 60], 6000);
+  const jobs = row('ThumbnailJob', [10, 47, 91], [5, 30], 4000);
   const d = diagnose({ diff: diffOf([promises, jobs]) });
   assert.equal(d.verdict, 'backlog');
   assert.equal(d.findings[0]!.className, 'ThumbnailJob');
