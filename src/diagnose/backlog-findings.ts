@@ -82,11 +82,17 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
     }
     out.push({ row, drained, turnover });
   }
-  // The checkpoint puts first: they name the cause the other pending classes (promises, a pool's waiters)
-  // share; then the program's own classes before carriers (a pending job before the promise awaiting it).
   const peakSize = (r: BacklogRow) => Math.max(...r.row.sizes);
-  const program = (r: BacklogRow) => Number(isProgramClass(r.row.name));
-  return out.sort((a, b) => Number(b.checkpointPuts === true) - Number(a.checkpointPuts === true) || program(b) - program(a) || peakSize(b) - peakSize(a));
+  return out.sort((a, b) => backlogOrder(a.row.name, b.row.name) || peakSize(b) - peakSize(a));
+}
+
+/**
+ * The order backlogs are named in, however each was found: LangGraph's checkpoint puts first (they name
+ * the cause the other pending classes, promises and a pool's waiters, share), then the program's own
+ * classes before carriers (a pending job before the promise awaiting it or the array it holds).
+ */
+export function backlogOrder(a: string, b: string): number {
+  return Number(CHECKPOINT_CHAIN.puts.test(b)) - Number(CHECKPOINT_CHAIN.puts.test(a)) || Number(isProgramClass(b)) - Number(isProgramClass(a));
 }
 
 /**

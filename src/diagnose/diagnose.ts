@@ -16,12 +16,11 @@
 // One snapshot shows no growth: see suspects.ts (kind `suspect`, never a `leak` verdict).
 
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
-import { backlogFindings, drainingWork, throughPendingWork } from './backlog-findings.js';
+import { backlogFindings, backlogOrder, drainingWork, throughPendingWork } from './backlog-findings.js';
 import { withAllocations, withSameCauseSites } from './finding-allocation.js';
 import type { Candidate, DiagnoseInput, Diagnosis, Finding, ModelFigures, Verdict } from './finding.js';
 import type { MemoryTrend } from './memory-trend.js';
 import { DEFAULT_MODEL } from './model-params.js';
-import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { firstMaxIdOf, foldSharedHolders } from './fold-findings.js';
 import { growthFindings, type GrowthContext } from './growth-findings.js';
 import { isProgramGrowth, V8_INTERNAL } from './group-filter.js';
@@ -111,12 +110,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const firstMaxId = firstMaxIdOf(diff);
   const kept = withSameCauseSites(foldSharedHolders(classified.filter((f) => f.kind !== 'backlog'), firstMaxId));
   const held = classified.filter((f) => f.kind === 'backlog');
-  // LangGraph's checkpoint puts first: they name the cause the other pending classes share (their
-  // promises, a saver's queue), whichever way each was found.
   const pendingRows = diff.sameProcess ? backlogFindings(ctx, [...held, ...kept]) : { findings: [], candidates: [] };
   candidates.push(...pendingRows.candidates);
-  const backlog = [...held, ...pendingRows.findings]
-    .sort((a, b) => Number(CHECKPOINT_CHAIN.puts.test(b.className)) - Number(CHECKPOINT_CHAIN.puts.test(a.className)));
+  // One order however each was found (backlog-findings.ts backlogOrder).
+  const backlog = [...held, ...pendingRows.findings].sort((a, b) => backlogOrder(a.className, b.className));
   // Bytes weighed where they live: in the lasting groups, backing stores against JS objects. Without
   // any, and only where ids cannot tell kept Buffers from Buffers in flight (both count in a class
   // total), the backing-store class totals against the program's objects. With ids a kept Buffer is a

@@ -270,6 +270,17 @@ test('not sure yet: held by pending work that completes, its count within its ow
   assert.equal(p.verdict, 'backlog', p.evidence.join(' | '));
 });
 
+test('a backlog is named after the program\'s pending job, whether it was found by its class or through its payload', () => {
+  // The jobs' payload arrays outlived an interval in the queue (found through pending work); the jobs'
+  // own class rose and turned over (found by its class row): the job names the cause.
+  const moving = row('{operation, resolve, reject}', [100, 300, 500], [80, 90]);
+  const arrays = { ...row('Array', [30, 70, 110], [12, 14]), survivorCounts: [0, 40, 80] };
+  const jobs = row('ThumbnailJob', [30, 110, 190], [20, 60], 4000);
+  const d = diagnose({ diff: diffOf([arrays, jobs, moving], [pendingGroup('Array', [0, 40, 80], 400_000)]) });
+  assert.equal(d.verdict, 'backlog', d.evidence.join(' | '));
+  assert.deepEqual(d.findings.map((f) => f.className), ['ThumbnailJob', 'Array']);
+});
+
 test('backlog: a should-be-few framework object held by pending work is not a should-be-few leak', () => {
   const moving = row('{operation, resolve, reject}', [100, 300, 500], [80, 90]);
   const tracer = row('LangChainTracer', [31, 131, 231], undefined, 2000);
