@@ -1,10 +1,11 @@
 // The evaluation's program drawer (docs/evaluation.md): a pure function of (seed, index) to the params of
 // one program of fixtures/generator/program.cjs, and the program's truth, known by construction. Program k
 // of a seed is drawn from its own PRNG stream, so `--only k` replays it without drawing the others.
-// The PRNG is mulberry32 (public domain, Tommy Ettinger): small, fast, good enough for drawing parameters.
+// The PRNG is mulberry32 (public domain, Tommy Ettinger), the programs' own: small, fast, good enough for drawing parameters.
 // LangGraph programs (draw-langgraph.ts, their own template) take a share of the indexes, decided on a
 // stream of their own, so every other program of a seed is what it was before they came.
 
+import { createRequire } from 'node:module';
 import { describeLangGraph, drawLangGraphProgram, langGraphKept, langGraphTruth, maybeLangGraphProgram, type LangGraphFault } from './draw-langgraph.js';
 
 export type Truth = 'leak' | 'external' | 'native' | 'backlog' | 'none';
@@ -123,16 +124,8 @@ export const NATIVE_HANDLE_CLASS = 'SecureContext';
 const USER_CLASSES = ['SessionRecord', 'TraceSpan', 'OrderLine', 'PromptCache', 'ToolCall', 'RetryTicket', 'AuditEvent', 'ChunkIndex'];
 const COMMON_CLASSES = ['Object', 'Array', 'closure', 'string'];
 
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The programs' own PRNG (fixtures/generator/common.cjs), one home for the draws and the programs' run-time draws. */
+export const mulberry32 = (createRequire(import.meta.url)('../../../../fixtures/generator/common.cjs') as { seededRandom: (seed: number) => () => number }).seededRandom;
 
 /** One 32-bit seed per (run seed, program index): a fixed mix, so program k is the same whatever else runs. */
 export function programSeed(seed: number, index: number): number {
