@@ -8,7 +8,7 @@ import type { Candidate, Finding } from './finding.js';
 import { backlogFix, fixFields, pendingQueueOf } from './fixes.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { drainedAfterPeak, growsWithWork, stepsOf, type Significance } from './growth-model.js';
-import { leakZ } from './kept-model.js';
+import { leakZ, studentUpperTail } from './kept-model.js';
 import type { GrowthContext } from './growth-findings.js';
 import { rates } from './finding-rates.js';
 import { isProgramGrowth } from './group-filter.js';
@@ -28,9 +28,10 @@ interface BacklogRow {
   readonly checkpointPuts?: true;
   /**
    * Its members never outlived an interval (momentary): each count is a moment's work, and this is the
-   * chance that such readings rise at every snapshot, 1 / n!. Above the false-alarm level: a candidate.
+   * chance of a rise along the work as steep against the readings' own scatter (trendChance). Above the
+   * false-alarm level: a candidate.
    */
-  readonly orderChance?: number;
+  readonly trendChance?: number;
 }
 
 /**
@@ -72,12 +73,12 @@ function backlogRows(diff: DiffResult, floor: Significance, work: readonly numbe
     // Still rising, only turnover tells pending work from kept objects; fallen back, the fall itself does.
     if (!drained && turnover < params.backlogMinTurnover) continue;
     // Members that never outlive an interval make each count a sample of the work in flight at that
-    // moment, whose spread may be a whole batch (a client flushing on a timer), not a Poisson count's.
-    // Such samples rise at every one of n snapshots by chance 1 / n!, whatever their spread; that, not
-    // the Poisson rise, is the test; and a rise and fall among them is no pile-up at all.
+    // moment, whose spread may be a whole batch (a client flushing on a timer), not a Poisson count's:
+    // the rise must stand out from the readings' own scatter (trendChance), and a rise and fall among
+    // them is no pile-up at all.
     if (momentary(row)) {
       if (drained) continue;
-      out.push({ row, drained, turnover, orderChance: 1 / factorial(row.counts.length) });
+      out.push({ row, drained, turnover, trendChance: trendChance(row.counts, work) });
       continue;
     }
     out.push({ row, drained, turnover });
@@ -112,10 +113,28 @@ function momentary(row: ClassDiffRow): boolean {
   return row.deletedPerInterval!.every((d, k) => row.counts[k]! - d <= Math.sqrt(row.counts[k]!));
 }
 
-function factorial(n: number): number {
-  let f = 1;
-  for (let k = 2; k <= n; k++) f *= k;
-  return f;
+/**
+ * Chance of counts rising along the work at least this steeply if they only scatter around a level: the
+ * least-squares slope over cumulative work against its standard error, the scatter estimated from the
+ * residuals (Student's t, n − 2 degrees of freedom) and never below a count's own (Poisson) variance. A
+ * queue growing by a steady step has residuals far under its rise; a batch caught at random fill levels
+ * does not. 1 with fewer than three readings.
+ */
+export function trendChance(counts: readonly number[], work: readonly number[]): number {
+  const n = counts.length;
+  if (n < 3) return 1;
+  const x = counts.map((_, k) => work.slice(0, k).reduce((a, b) => a + b, 0));
+  const mx = x.reduce((a, b) => a + b, 0) / n, my = counts.reduce((a, b) => a + b, 0) / n;
+  let sxx = 0, sxy = 0, syy = 0;
+  for (let k = 0; k < n; k++) {
+    sxx += (x[k]! - mx) ** 2;
+    sxy += (x[k]! - mx) * (counts[k]! - my);
+    syy += (counts[k]! - my) ** 2;
+  }
+  if (!(sxx > 0)) return 1;
+  const slope = sxy / sxx;
+  const variance = Math.max((syy - slope * sxy) / (n - 2), my, 1);
+  return studentUpperTail(slope / Math.sqrt(variance / sxx), n - 2);
 }
 
 /** Share of the members replaced between snapshots (deleted over the counts they were deleted from). */
@@ -165,13 +184,13 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
   const { input } = ctx;
   const n = input.diff.snapshots.length;
   const all = backlogRows(input.diff, ctx.significance, ctx.work, leakZ(1, ctx.params.falseAlarm), ctx.params).filter(({ row }) => !known.some((f) => f.className === row.name));
-  const unsure = (r: BacklogRow) => r.orderChance !== undefined && r.orderChance > ctx.params.falseAlarm;
-  const candidates = all.filter(unsure).map(({ row, orderChance }): Candidate => {
+  const unsure = (r: BacklogRow) => r.trendChance !== undefined && r.trendChance > ctx.params.falseAlarm;
+  const candidates = all.filter(unsure).map(({ row, trendChance }): Candidate => {
     const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
     return {
       className: row.name, signature: group?.signature ?? null, count: Math.max(...row.counts), born: stepsOf(row.counts),
       retainedSize: Math.max(...row.retainedSizes), moreIntervals: Infinity, chain: group?.chain ?? [],
-      pending: { counts: row.counts, orderChance: orderChance!, chanceNeeded: ctx.params.falseAlarm },
+      pending: { counts: row.counts, trendChance: trendChance!, chanceNeeded: ctx.params.falseAlarm },
     };
   });
   const rows = all.filter((r) => !unsure(r));

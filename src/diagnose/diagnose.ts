@@ -188,8 +188,8 @@ function candidateOf(f: Finding): Candidate {
 
 /** A candidate as the evidence names it: what it kept, how sure, and what would settle it. */
 function candidateText(c: Candidate): string {
-  if (c.pending?.orderChance !== undefined) {
-    return `not sure yet: ${c.className} rose at every snapshot (${c.pending.counts.join(' → ')}), its members replaced between snapshots: each count is the work of a moment (a batch flushed on a timer rises and falls so), and ${c.pending.counts.length} such readings rise in order by chance 1 in ${Math.round(1 / c.pending.orderChance)}, where a pile-up needs under 1 in ${Math.round(1 / c.pending.chanceNeeded!)}; more snapshots would settle it`;
+  if (c.pending?.trendChance !== undefined) {
+    return `not sure yet: ${c.className} rose (${c.pending.counts.join(' → ')}), its members replaced between snapshots: each count is the work of a moment (a batch flushed on a timer rises and falls so), and readings that only scatter rise this steeply by chance ${(c.pending.trendChance * 100).toFixed(1)}%, where a pile-up needs under ${(c.pending.chanceNeeded! * 100).toFixed(0)}%; more snapshots would settle it`;
   }
   if (c.pending && c.z !== undefined && c.zNeeded !== undefined) {
     return `not sure yet: ${c.className} held by pending work that completes, alive ${c.pending.counts.join(' → ')}: a rise of ${c.z.toFixed(1)} standard deviations of a count where a pile-up needs ${c.zNeeded.toFixed(1)} (work that lasts longer than an interval looks kept until it completes); more snapshots would settle it`;

@@ -117,9 +117,9 @@ export interface Candidate {
   /**
    * Pending work whose pile-up is not yet shown (backlog-findings.ts): held by work that completes, its
    * count's rise within its own back-and-forth (`z` is then the rise's); or work that never outlives an
-   * interval, rising at every snapshot with `orderChance` (1 / n!) above `chanceNeeded`.
+   * interval, whose rise stands out from its readings' scatter only with `trendChance` above `chanceNeeded`.
    */
-  readonly pending?: { readonly counts: readonly number[]; readonly orderChance?: number; readonly chanceNeeded?: number };
+  readonly pending?: { readonly counts: readonly number[]; readonly trendChance?: number; readonly chanceNeeded?: number };
 }
 
 export interface FindingAllocation {

@@ -264,6 +264,37 @@ function mean(values: readonly number[]): number {
   return values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : 0;
 }
 
+/**
+ * Chance that Student's t with `dof` degrees of freedom exceeds `t` (one-sided), from the closed forms for
+ * integer degrees of freedom (Abramowitz & Stegun 26.7.3–4): the series are short for the few snapshots
+ * a capture takes.
+ */
+export function studentUpperTail(t: number, dof: number): number {
+  if (!(dof >= 1)) return NaN;
+  if (t === Infinity) return 0;
+  if (t === -Infinity) return 1;
+  const theta = Math.atan(Math.abs(t) / Math.sqrt(dof));
+  const c2 = Math.cos(theta) ** 2;
+  let within: number; // P(|T| <= |t|)
+  if (dof % 2 === 1) {
+    let term = Math.cos(theta), sum = dof > 1 ? term : 0;
+    for (let k = 3; k <= dof - 2; k += 2) {
+      term *= ((k - 1) / k) * c2;
+      sum += term;
+    }
+    within = (2 / Math.PI) * (theta + Math.sin(theta) * sum);
+  } else {
+    let term = 1, sum = 1;
+    for (let k = 2; k <= dof - 2; k += 2) {
+      term *= ((k - 1) / k) * c2;
+      sum += term;
+    }
+    within = Math.sin(theta) * sum;
+  }
+  const upper = (1 - within) / 2;
+  return t >= 0 ? upper : 1 - upper;
+}
+
 /** Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9). */
 export function normalQuantile(p: number): number {
   if (p <= 0) return -Infinity;

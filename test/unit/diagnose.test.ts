@@ -295,16 +295,20 @@ test('backlog: a should-be-few framework object held by pending work is not a sh
   assert.equal(plain.findings[0]!.kind, 'should-be-few');
 });
 
-test('work that never outlives an interval: a rise at every snapshot is a pile-up only when its order is beyond chance', () => {
+test('work that never outlives an interval: a pile-up only when its rise stands out from the readings\' own scatter', () => {
   // A batching client's open batch and the batch being sent, 99% replaced between snapshots: each count
   // is the work of one moment, as a batch flushed on a timer rises and falls.
   const batch = (counts: number[]) => row('{id, at, note}', counts, counts.slice(0, -1).map((c) => c - 1), 6000);
   const three = diagnose({ diff: diffOf([batch([37, 118, 169])]) });
   assert.equal(three.verdict, 'inconclusive', three.evidence.join(' | '));
-  assert.match(three.evidence[0]!, /rise in order by chance 1 in 6, where a pile-up needs under 1 in 100/);
-  assert.equal(three.candidates?.[0]?.pending?.orderChance, 1 / 6);
-  // Five readings in order: 1 in 120, a pile-up.
+  assert.match(three.evidence[0]!, /rise this steeply by chance 4\.2%, where a pile-up needs under 1%/);
+  assert.ok(three.candidates?.[0]?.pending?.trendChance! > 0.01);
+  // Five readings along a line: 0.03%, a pile-up.
   assert.equal(diagnose({ diff: diffOf([batch([37, 118, 169, 230, 300])], [], 5) }).verdict, 'backlog');
+  // A queue growing by a steady step, four readings: 0.1%, a pile-up; four that rise unevenly (a batch
+  // caught at rising fill levels): 1.2%, not sure.
+  assert.equal(diagnose({ diff: diffOf([batch([64, 229, 394, 566])], [], 4) }).verdict, 'backlog');
+  assert.equal(diagnose({ diff: diffOf([batch([20, 180, 240, 470])], [], 4) }).verdict, 'inconclusive');
   // Risen and fallen back among such readings: no finding at all.
   const fell = diagnose({ diff: diffOf([batch([1, 91, 63])]) });
   assert.equal(fell.verdict, 'none', fell.evidence.join(' | '));
