@@ -29,7 +29,7 @@ interface ProfileJson {
 }
 
 const COUNTER = 'globalThis.__leakhuntRequests';
-const PROFILE_ARGS = ['--interval', '3s', '--samples', '4', '--sampling-interval', '8KiB', '--counter', COUNTER, '--json'];
+const PROFILE_ARGS = ['--interval', '3s', '--samples', '4', '--sampling-interval', '4KiB', '--counter', COUNTER, '--json'];
 const RATE = 10;
 
 /** The fixture's line that creates the grpc-js client (1-based), found in its text. */
