@@ -123,7 +123,8 @@ function momentary(row: ClassDiffRow): boolean {
 export function trendChance(counts: readonly number[], work: readonly number[]): number {
   const n = counts.length;
   if (n < 3) return 1;
-  const x = counts.map((_, k) => work.slice(0, k).reduce((a, b) => a + b, 0));
+  let at = 0;
+  const x = counts.map((_, k) => (at += k > 0 ? work[k - 1]! : 0));
   const mx = x.reduce((a, b) => a + b, 0) / n, my = counts.reduce((a, b) => a + b, 0) / n;
   let sxx = 0, sxy = 0, syy = 0;
   for (let k = 0; k < n; k++) {
@@ -135,6 +136,14 @@ export function trendChance(counts: readonly number[], work: readonly number[]):
   const slope = sxy / sxx;
   const variance = Math.max((syy - slope * sxy) / (n - 2), my, 1);
   return studentUpperTail(slope / Math.sqrt(variance / sxx), n - 2);
+}
+
+/** A candidate of pending work whose pile-up is not shown yet (Candidate.pending), named by its class's counts. */
+function pendingCandidate(
+  className: string, signature: string | null, chain: Candidate['chain'], retainedSize: number, counts: readonly number[],
+  chance: { readonly trendChance: number; readonly chanceNeeded: number } | Record<string, never> = {},
+): Candidate {
+  return { className, signature, count: Math.max(...counts), born: stepsOf(counts), retainedSize, moreIntervals: Infinity, chain, pending: { counts, ...chance } };
 }
 
 /** Share of the members replaced between snapshots (deleted over the counts they were deleted from). */
@@ -187,11 +196,8 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
   const unsure = (r: BacklogRow) => r.trendChance !== undefined && r.trendChance > ctx.params.falseAlarm;
   const candidates = all.filter(unsure).map(({ row, trendChance }): Candidate => {
     const group = input.diff.survivors?.groups.find((g) => g.className === row.name);
-    return {
-      className: row.name, signature: group?.signature ?? null, count: Math.max(...row.counts), born: stepsOf(row.counts),
-      retainedSize: Math.max(...row.retainedSizes), moreIntervals: Infinity, chain: group?.chain ?? [],
-      pending: { counts: row.counts, trendChance: trendChance!, chanceNeeded: ctx.params.falseAlarm },
-    };
+    return pendingCandidate(row.name, group?.signature ?? null, group?.chain ?? [], Math.max(...row.retainedSizes), row.counts,
+      { trendChance: trendChance!, chanceNeeded: ctx.params.falseAlarm });
   });
   const rows = all.filter((r) => !unsure(r));
   const findings = rows.slice(0, 3).map(({ row, drained, turnover, checkpointPuts }): Finding => {
@@ -275,12 +281,8 @@ export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelPa
   const counts = diff.classes.find((c) => c.name === f.className)?.counts ?? [];
   const drained = drainedAfterPeak(counts, params.drainedShare);
   const zNeeded = leakZ(1, params.falseAlarm);
-  if (!drained && counts.length > 0 && riseZ(counts) < zNeeded) {
-    return {
-      className: f.className, signature: f.signature, count: f.count, born: stepsOf(counts), retainedSize: f.retainedSize,
-      z: riseZ(counts), zNeeded, moreIntervals: Infinity, chain: f.chain, pending: { counts },
-    };
-  }
+  const z = counts.length > 0 ? riseZ(counts) : Infinity;
+  if (!drained && z < zNeeded) return { ...pendingCandidate(f.className, f.signature, f.chain, f.retainedSize, counts), count: f.count, z, zNeeded };
   return {
     ...f,
     kind: 'backlog',

@@ -74,7 +74,7 @@ export function judgeGroup(
   // evidence, not by evidence of nothing). It is a candidate; the holder's reads settle it.
   // A few objects made once (a singleton made on first use) are not a growing thing at all.
   // Whether the late rate fell below the early one beyond chance is judged against how far the kept
-  // counts scatter (dispersion): objects kept in bursts (131, 0, 64) are far fewer independent arrivals
+  // counts scatter (dispersion): objects kept in bursts with silent intervals are far fewer independent arrivals
   // than objects, and a cache levelling off follows its trend (dispersion 1), so only the former changes.
   const slowedDown = k.slowdownZ / Math.sqrt(k.dispersion) >= z;
   const unknown = k.lastUnknown && k.kept[k.kept.length - 1]! >= params.minMembersPerPath;
