@@ -18,6 +18,7 @@ const { diagnoseCapture } = await import(new URL('src/diagnose/diagnose-capture.
 const { DEFAULT_MODEL } = await import(new URL('src/diagnose/model-params.js', dist).href);
 const { ALARMS, aboveLimit, isLeakTruth, judge, summarize } = await import(new URL('test/helpers/eval/judge.js', dist).href);
 const { truthOf } = await import(new URL('test/helpers/eval/draw.js', dist).href);
+const { keptObservedIn } = await import(new URL('test/helpers/eval/run-program.js', dist).href);
 
 const args = process.argv.slice(2);
 const dirs = [];
@@ -78,7 +79,8 @@ for (const run of dirs) {
       console.error(`sweep: ${dir}: report failed, left out`);
       continue;
     }
-    programs.push({ params: JSON.parse(readFileSync(join(dir, 'params.json'), 'utf8')), out, label: `${basename(run)}#${k}` });
+    const keptObserved = keptObservedIn(dir, out.snapshots.map((x) => Date.parse(x.takenAt)));
+    programs.push({ params: JSON.parse(readFileSync(join(dir, 'params.json'), 'utf8')), out, keptObserved, label: `${basename(run)}#${k}` });
     if (process.stderr.isTTY) process.stderr.write(`\rsweep: ${programs.length} programs analysed`);
   }
 }
@@ -100,11 +102,11 @@ function namedMisses(params) {
 
 /** Diagnose every kept program with one parameter set, judged as the eval judges. */
 function run(params) {
-  return programs.map(({ params: p, out }) => {
+  return programs.map(({ params: p, out, keptObserved }) => {
     const d = diagnoseOut(out, params);
     const answer = { verdict: d.verdict, exitCode: null, evidence: d.evidence, findings: d.findings, taken: out.snapshots.length };
-    const judged = judge(p, answer, []);
-    return { params: p, truth: truthOf(p), ...answer, ...judged, problems: [], verdict: d.verdict, right: judged.judgement === 'right', fixes: d.findings.map((f) => f.fix ?? '').join('\n') };
+    const judged = judge(p, answer, [], keptObserved);
+    return { params: p, truth: truthOf(p), ...answer, ...judged, problems: [], keptObserved: keptObserved ?? null, verdict: d.verdict, right: judged.judgement === 'right', fixes: d.findings.map((f) => f.fix ?? '').join('\n') };
   });
 }
 const of = (k, n) => `${k}/${n}`;
@@ -120,7 +122,7 @@ for (const { name, values } of sweeps) {
     const healthy = results.filter((r) => r.truth === 'none');
     const leaky = results.filter((r) => isLeakTruth(r.truth));
     const backlogs = results.filter((r) => r.truth === 'backlog');
-    const above = leaky.filter((r) => aboveLimit(r.params));
+    const above = leaky.filter((r) => aboveLimit(r.params, r.keptObserved ?? undefined));
     const count = (list, f) => list.filter(f).length;
     const changed = programs.flatMap((p, k) => (results[k].verdict !== baseline[k].verdict ? [`${p.label} (${results[k].truth}: ${baseline[k].verdict} → ${results[k].verdict})`] : []));
     console.log(`  ${(String(value) + (value === DEFAULT_MODEL[name] ? ' *' : '')).padEnd(10)} ${of(count(healthy, (r) => ALARMS.has(r.verdict)), healthy.length).padStart(12)}  ${of(count(above, (r) => r.right), above.length).padStart(13)}  ${of(count(leaky, (r) => r.right), leaky.length).padStart(10)}  ${of(count(backlogs, (r) => r.right), backlogs.length).padStart(14)}  ${String(s.counts.inconclusive).padStart(12)}  ${String(s.counts.wrong).padStart(5)}  ${String(changed.length).padStart(7)}${changed.length > 0 && changed.length <= 8 ? `\n    ${changed.join('\n    ')}` : ''}`);

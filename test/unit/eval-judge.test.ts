@@ -8,9 +8,9 @@ import { describeProgram, drawOneSnapshotProgram, drawProgram, drawServiceProgra
 import { drawLangGraphProgram, langGraphTruth, saverLoad, type LangGraphFault } from '../helpers/eval/draw-langgraph.js';
 import { judge, summarize } from '../helpers/eval/judge.js';
 import { resultOf } from '../helpers/eval/evaluate.js';
-import type { Answer } from '../helpers/eval/run-program.js';
+import { keptDuringCapture, type Answer } from '../helpers/eval/run-program.js';
 
-const answer = (verdict: string, exitCode: number | null, findings: Answer['findings'] = []): Answer => ({ verdict, exitCode, evidence: [], findings, taken: 3 });
+const answer = (verdict: string, exitCode: number | null, findings: Answer['findings'] = []): Answer => ({ verdict, exitCode, evidence: [], findings, taken: 3, snapshotTimes: [] });
 const firstOf = (seed: number, pick: (p: ProgramParams) => boolean): ProgramParams => {
   for (let k = 0; k < 5000; k++) {
     const p = drawProgram(seed, k);
@@ -85,6 +85,32 @@ test('the judge: right verdicts per truth, false alarms, the exit code, inconclu
   assert.equal(judge(native, answer('native', 0), []).judgement, 'right');
   assert.equal(judge(native, answer('leak', 1, [{ kind: 'leak', className: NATIVE_HANDLE_CLASS, count: 900 }]), []).judgement, 'right');
   assert.equal(judge(native, answer('leak', 1, [{ kind: 'leak', className: 'Object', count: 900 }]), []).judgement, 'wrong');
+});
+
+test('the ledger: what was kept between the first and last snapshot, per interval', () => {
+  const ledger = [{ ms: 100, total: 10 }, { ms: 250, total: 14 }, { ms: 400, total: 40 }, { ms: 900, total: 41 }];
+  // before 200: 10; before 500: 40 → 30 over two intervals
+  assert.equal(keptDuringCapture(ledger, [200, 300, 500]), 15);
+  assert.equal(keptDuringCapture(ledger, [50, 1000]), 41);
+  assert.equal(keptDuringCapture([], [50, 1000]), 0, 'a program that kept nothing while looked at');
+  assert.equal(keptDuringCapture(ledger, [200]), undefined, 'one snapshot has no interval');
+});
+
+test('a bursty leak that kept next to nothing while looked at is below the limit, whatever its drawn rate', () => {
+  const leak = firstOf(4, (p) => p.fault.kind === 'leak' && farFromLimit(p) && p.fault.itemBytes >= 1024);
+  const rate = keptPerInterval(leak).count;
+  assert.equal(keptPerInterval(leak, 2).count, 2);
+  assert.equal(judge(leak, answer('none', 0), []).judgement, 'wrong', 'the drawn rate is far above the limit');
+  assert.equal(judge(leak, answer('none', 0), [], 2).judgement, 'below-limit', '2 kept an interval during the capture');
+  assert.equal(judge(leak, answer('none', 0), [], rate).judgement, 'wrong');
+  assert.equal(judge(leak, answer('inconclusive', 0), [], 2).judgement, 'inconclusive', 'near the limit while looked at');
+  const queue = firstOf(4, (p) => p.fault.kind === 'backlog-grows');
+  assert.deepEqual(keptPerInterval(queue, 0), keptPerInterval(queue), 'a queue keeps no ledger: its drawn rate stands');
+
+  const run = (a: Answer, keptObserved?: number) => ({ answer: a, problems: [], durationMs: 1, attachArgs: [], ...(keptObserved === undefined ? {} : { keptObserved }) });
+  const s = summarize([resultOf(leak, run(answer('none', 0), 2)), resultOf(leak, run(answer('leak', 1), rate))]);
+  assert.equal(s.detectionRateAboveLimit, 1, 'the one that kept 2 an interval is below the limit');
+  assert.equal(s.detectionRateAboveDrawnLimit, 0.5, 'both were drawn above it');
 });
 
 test('the summary: false alarms over healthy programs, detection over programs that keep something', () => {

@@ -409,19 +409,24 @@ export function truthOf(p: ProgramParams): Truth {
 }
 
 /** Kept per interval and bytes kept per interval (0 for programs that keep nothing). */
-export function keptPerInterval(p: ProgramParams): { readonly count: number; readonly bytes: number } {
+/**
+ * Kept per interval: what the program really kept while leakhunt looked (`observed`, from its ledger,
+ * run-program.ts) for the faults that keep at a drawn rate, else the drawn rate itself.
+ */
+export function keptPerInterval(p: ProgramParams, observed?: number): { readonly count: number; readonly bytes: number } {
   const f = p.fault;
   if (f.kind === 'langgraph') return langGraphKept(p, f);
   if (f.kind === 'none' || f.kind === 'backlog-drains' || f.kind === 'context-capture' || f.kind === 'client-per-turn') return { count: 0, bytes: 0 };
-  return { count: f.ratePerInterval, bytes: f.ratePerInterval * f.itemBytes };
+  const count = f.kind !== 'backlog-grows' && observed !== undefined ? observed : f.ratePerInterval;
+  return { count, bytes: count * f.itemBytes };
 }
 
 /**
  * Far from the detection limit: an `inconclusive` there is a wrong answer. Kept ≥ 20 a interval and ≥ 64 KiB
  * a interval (native: ≥ 1 MiB a interval of RSS, well above the RSS noise of a snapshot's pause).
  */
-export function farFromLimit(p: ProgramParams): boolean {
-  const { count, bytes } = keptPerInterval(p);
+export function farFromLimit(p: ProgramParams, observed?: number): boolean {
+  const { count, bytes } = keptPerInterval(p, observed);
   if (p.fault.kind === 'native') return bytes >= 1 << 20;
   return count >= 20 && bytes >= 64 * 1024;
 }

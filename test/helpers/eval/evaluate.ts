@@ -21,7 +21,7 @@ export interface EvalOptions {
 }
 
 export function resultOf(params: ProgramParams, run: ProgramRun): ProgramResult {
-  const judged = judge(params, run.answer, run.problems);
+  const judged = judge(params, run.answer, run.problems, run.keptObserved);
   return {
     params,
     truth: truthOf(params),
@@ -34,6 +34,7 @@ export function resultOf(params: ProgramParams, run: ProgramRun): ProgramResult 
     evidence: run.answer?.evidence ?? [],
     problems: run.problems,
     durationMs: run.durationMs,
+    keptObserved: run.keptObserved ?? null,
   };
 }
 
@@ -103,11 +104,11 @@ export function renderReport(seed: number, results: readonly ProgramResult[], su
   })];
   lines.push(...renderTable(table));
   lines.push('');
-  lines.push(`detection (leak, external, native answered right): ${pct(summary.detectionRate)}; at ≥ 5/interval and ≥ 16 KiB/interval: ${pct(summary.detectionRateAboveLimit)}`);
+  lines.push(`detection (leak, external, native answered right): ${pct(summary.detectionRate)}; kept ≥ 5/interval and ≥ 16 KiB/interval during the capture: ${pct(summary.detectionRateAboveLimit)} (drawn at that rate: ${pct(summary.detectionRateAboveDrawnLimit)})`);
   lines.push(`false alarms (leak/external/native/backlog on a program that keeps nothing): ${pct(summary.falseAlarmRate)}`);
   lines.push(`inconclusive: ${pct(summary.inconclusiveRate)}`);
   lines.push('');
-  lines.push('detection by kept rate and by kept bytes (programs with a leak)');
+  lines.push('detection by kept rate and by kept bytes during the capture (programs with a leak)');
   lines.push(...renderTable([['kept a interval', 'programs', 'detected', 'rate'],
     ...[...summary.byRate, ...summary.byBytes].map((b) => [b.bucket, String(b.programs), String(b.detected), b.programs ? pct(b.detected / b.programs) : '-'])]));
   const alarms = results.filter((r) => r.truth === 'none' && r.verdict !== null && ALARMS.has(r.verdict));
@@ -118,10 +119,11 @@ export function renderReport(seed: number, results: readonly ProgramResult[], su
     lines.push('');
     lines.push('wrong and inconclusive programs:');
     for (const r of notRight) {
-      const kept = keptPerInterval(r.params);
+      const kept = keptPerInterval(r.params, r.keptObserved ?? undefined);
       const top = r.findings[0] ? `; top finding ${r.findings[0].kind} ${r.findings[0].className}` : '';
       lines.push(`  ${r.judgement.toUpperCase()} #${r.params.index}: truth ${r.truth}, verdict ${r.verdict ?? 'none given'}${top} — ${r.reasons.join('; ')}`);
-      lines.push(`    ${describeProgram(r.params)}${kept.count ? ` · ${formatBytes(kept.bytes)}/interval` : ''}`);
+      const seen = r.keptObserved === null ? '' : ` · kept ${r.keptObserved.toFixed(1)}/interval during the capture`;
+      lines.push(`    ${describeProgram(r.params)}${kept.count ? ` · ${formatBytes(kept.bytes)}/interval` : ''}${seen}`);
       lines.push(`    replay: ${replay(r.params.index)}`);
     }
   }
@@ -141,11 +143,13 @@ export function jsonReport(seed: number, results: readonly ProgramResult[], summ
     programs: results.map((r) => ({
       params: r.params, truth: r.truth, verdict: r.verdict, right: r.right, judgement: r.judgement, reasons: r.reasons,
       exitCode: r.exitCode, findings: r.findings.slice(0, 5), evidence: r.evidence.slice(0, 3), problems: r.problems, durationMs: r.durationMs,
+      keptObserved: r.keptObserved,
     })),
     confusion: summary.confusion,
     falseAlarmRate: summary.falseAlarmRate,
     detectionRate: summary.detectionRate,
     detectionRateAboveLimit: summary.detectionRateAboveLimit,
+    detectionRateAboveDrawnLimit: summary.detectionRateAboveDrawnLimit,
     inconclusiveRate: summary.inconclusiveRate,
     byRate: summary.byRate,
     byBytes: summary.byBytes,

@@ -5,7 +5,7 @@
 // (`leakhunt report <dir> --json`).
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,32 @@ export interface Answer {
   readonly evidence: readonly string[];
   readonly findings: readonly { readonly kind: string; readonly className: string; readonly count: number; readonly perInterval?: number; readonly drained?: boolean }[];
   readonly taken: number;
+  /** When each snapshot was asked for (epoch ms), from the answer's `snapshots[].takenAt`. */
+  readonly snapshotTimes: readonly number[];
+}
+
+/** One line of the program's ledger ("eval-kept <epoch ms> <kept so far>", program.cjs). */
+export interface LedgerPoint {
+  readonly ms: number;
+  readonly total: number;
+}
+
+/**
+ * What the program really kept per interval between its first and last snapshot, from its ledger: a
+ * bursty or Poisson leak keeps more or less than its drawn rate while leakhunt looks. The process is
+ * frozen while a snapshot is written, so a keep falls before or after each snapshot; one asked for
+ * (takenAt) a few milliseconds before the pause can count a keep of that gap on the earlier side.
+ */
+export function keptDuringCapture(ledger: readonly LedgerPoint[], snapshotTimes: readonly number[]): number | undefined {
+  if (snapshotTimes.length < 2) return undefined;
+  const totalBefore = (ms: number): number => {
+    let total = 0;
+    for (const point of ledger) if (point.ms < ms) total = Math.max(total, point.total);
+    return total;
+  };
+  const first = snapshotTimes[0]!;
+  const last = snapshotTimes[snapshotTimes.length - 1]!;
+  return (totalBefore(last) - totalBefore(first)) / (snapshotTimes.length - 1);
 }
 
 export interface ProgramRun {
@@ -36,11 +62,21 @@ export interface ProgramRun {
   readonly durationMs: number;
   /** The exact attach command line (after `leakhunt`). */
   readonly attachArgs: readonly string[];
+  /** Kept per interval during the capture, from the program's ledger (absent without one). */
+  readonly keptObserved?: number;
+}
+
+/** `keptDuringCapture` of a kept program directory (`--keep`); undefined for one kept before the ledger existed. */
+export function keptObservedIn(dir: string, snapshotTimes: readonly number[]): number | undefined {
+  const file = join(dir, 'ledger.json');
+  if (!existsSync(file)) return undefined;
+  return keptDuringCapture(JSON.parse(readFileSync(file, 'utf8')) as LedgerPoint[], snapshotTimes);
 }
 
 interface Started {
   readonly pid: number;
   stderr(): string;
+  ledger(): readonly LedgerPoint[];
   alive(): boolean;
   /** SIGTERM, then the exit code (null and a SIGKILL when it does not exit within 10 s). */
   terminate(): Promise<number | null>;
@@ -63,13 +99,24 @@ async function startProgram(p: ProgramParams, node: string): Promise<Started> {
     env: { PATH: process.env.PATH ?? '', LEAKHUNT_EVAL_PARAMS: JSON.stringify(p) },
   });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-8192)));
+  let partial = '';
+  const ledger: LedgerPoint[] = [];
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    const lines = (partial + d).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) {
+      const kept = /^eval-kept (\d+) (\d+)$/.exec(line);
+      if (kept) ledger.push({ ms: Number(kept[1]), total: Number(kept[2]) });
+      else stderr = `${stderr}${line}\n`.slice(-8192);
+    }
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const pid = child.pid!;
   const alive = () => child.exitCode === null && child.signalCode === null && processRunning(pid);
   const started: Started = {
     pid,
-    stderr: () => stderr,
+    stderr: () => stderr + partial,
+    ledger: () => ledger,
     alive,
     terminate: async () => {
       running.delete(started);
@@ -113,7 +160,7 @@ function timeoutMsOf(p: ProgramParams): number {
 export function answerOf(stdout: string, exitCode: number | null): Answer | undefined {
   try {
     const out = JSON.parse(stdout) as {
-      verdict: string; evidence?: string[]; capture?: { taken?: number };
+      verdict: string; evidence?: string[]; capture?: { taken?: number }; snapshots?: { takenAt?: string }[];
       findings?: { kind: string; className: string; count: number; perInterval?: number; drained?: boolean }[];
     };
     return {
@@ -122,6 +169,7 @@ export function answerOf(stdout: string, exitCode: number | null): Answer | unde
       evidence: out.evidence ?? [],
       findings: (out.findings ?? []).map((f) => ({ kind: f.kind, className: f.className, count: f.count, ...(f.perInterval === undefined ? {} : { perInterval: f.perInterval }), ...(f.drained === undefined ? {} : { drained: f.drained }) })),
       taken: out.capture?.taken ?? 0,
+      snapshotTimes: (out.snapshots ?? []).map((x) => Date.parse(x.takenAt ?? '')).filter((ms) => Number.isFinite(ms)),
     };
   } catch {
     return undefined;
@@ -140,6 +188,7 @@ export async function runProgram(p: ProgramParams, node: string, keepDir?: strin
   writeFileSync(join(dir, 'params.json'), `${JSON.stringify(p, null, 2)}\n`);
   let attachArgs: string[] = attachArgsOf(p, '<pid>', join(dir, 'capture'));
   let answer: Answer | undefined;
+  let ledger: readonly LedgerPoint[] = [];
   try {
     const target = await startProgram(p, node);
     try {
@@ -156,13 +205,16 @@ export async function runProgram(p: ProgramParams, node: string, keepDir?: strin
     } finally {
       const code = await target.terminate();
       if (code !== 0) problems.push(`the program did not exit 0 on SIGTERM (${code})`);
+      ledger = target.ledger();
+      if (keepDir !== undefined) writeFileSync(join(dir, 'ledger.json'), `${JSON.stringify(ledger)}\n`);
     }
   } catch (err) {
     problems.push(err instanceof Error ? err.message : String(err));
   } finally {
     if (keepDir === undefined) rmSync(dir, { recursive: true, force: true });
   }
-  return { ...(answer ? { answer } : {}), problems, durationMs: Date.now() - started, attachArgs };
+  const keptObserved = answer ? keptDuringCapture(ledger, answer.snapshotTimes) : undefined;
+  return { ...(answer ? { answer } : {}), problems, durationMs: Date.now() - started, attachArgs, ...(keptObserved === undefined ? {} : { keptObserved }) };
 }
 
 /** `leakhunt report <capture> --json` on a kept program directory: today's diagnosis of yesterday's capture. */
@@ -175,7 +227,8 @@ export async function replayProgram(dir: string): Promise<ProgramRun> {
   const answer = r.code === 0 ? answerOf(r.stdout, null) : undefined;
   if (r.code !== 0) problems.push(`report exit ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`);
   else if (!answer) problems.push(`report printed no JSON: ${r.stdout.slice(0, 200)}`);
-  return { ...(answer ? { answer } : {}), problems, durationMs: Date.now() - started, attachArgs: args };
+  const keptObserved = answer ? keptObservedIn(dir, answer.snapshotTimes) : undefined;
+  return { ...(answer ? { answer } : {}), problems, durationMs: Date.now() - started, attachArgs: args, ...(keptObserved === undefined ? {} : { keptObserved }) };
 }
 
 export interface OneSnapshotRun {
