@@ -417,7 +417,7 @@ export function keptPerInterval(p: ProgramParams, observed?: number): { readonly
   const f = p.fault;
   if (f.kind === 'langgraph') return langGraphKept(p, f);
   if (f.kind === 'none' || f.kind === 'backlog-drains' || f.kind === 'context-capture' || f.kind === 'client-per-turn') return { count: 0, bytes: 0 };
-  const count = f.kind !== 'backlog-grows' && observed !== undefined ? observed : f.ratePerInterval;
+  const count = observed ?? f.ratePerInterval;
   return { count, bytes: count * f.itemBytes };
 }
 
