@@ -79,8 +79,9 @@ for (const run of dirs) {
       console.error(`sweep: ${dir}: report failed, left out`);
       continue;
     }
-    const keptObserved = keptObservedIn(dir, out.snapshots.map((x) => Date.parse(x.takenAt)));
-    programs.push({ params: JSON.parse(readFileSync(join(dir, 'params.json'), 'utf8')), out, keptObserved, label: `${basename(run)}#${k}` });
+    const params = JSON.parse(readFileSync(join(dir, 'params.json'), 'utf8'));
+    const keptObserved = keptObservedIn(dir, params, out.snapshots.map((x) => Date.parse(x.takenAt)));
+    programs.push({ params, out, keptObserved, label: `${basename(run)}#${k}` });
     if (process.stderr.isTTY) process.stderr.write(`\rsweep: ${programs.length} programs analysed`);
   }
 }

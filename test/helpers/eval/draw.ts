@@ -409,6 +409,10 @@ export function truthOf(p: ProgramParams): Truth {
 }
 
 /** Kept per interval and bytes kept per interval (0 for programs that keep nothing). */
+/** The faults whose program writes a ledger of what it keeps or queues beyond its consumer (program.cjs). */
+export const writesLedger = (p: ProgramParams): boolean =>
+  p.fault.kind === 'leak' || p.fault.kind === 'external' || p.fault.kind === 'native' || p.fault.kind === 'backlog-grows';
+
 /**
  * Kept per interval: what the program really kept while leakhunt looked (`observed`, from its ledger,
  * run-program.ts) for the faults that keep at a drawn rate, else the drawn rate itself.

@@ -73,7 +73,7 @@ export async function replayKept(dir: string, concurrency: number, onResult?: Ev
   let done = 0;
   return inPool(indexes, concurrency, async (index) => {
     const params = JSON.parse(readFileSync(join(dir, String(index), 'params.json'), 'utf8')) as ProgramParams;
-    const r = resultOf(params, await replayProgram(join(dir, String(index))));
+    const r = resultOf(params, await replayProgram(join(dir, String(index)), params));
     onResult?.(r, ++done, indexes.length);
     return r;
   });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../cli.js';
 import { catchesSigusr1, processRunning, sleep, waitFor } from '../live-target.js';
-import type { ProgramParams } from './draw.js';
+import { writesLedger, type ProgramParams } from './draw.js';
 
 export const PROGRAM = fileURLToPath(new URL('../../../../fixtures/generator/program.cjs', import.meta.url));
 export const LANGGRAPH_PROGRAM = fileURLToPath(new URL('../../../../fixtures/generator/langgraph-program.cjs', import.meta.url));
@@ -66,10 +66,13 @@ export interface ProgramRun {
   readonly keptObserved?: number;
 }
 
-/** `keptDuringCapture` of a kept program directory (`--keep`); undefined for one kept before the ledger existed. */
-export function keptObservedIn(dir: string, snapshotTimes: readonly number[]): number | undefined {
+/**
+ * `keptDuringCapture` of a kept program directory (`--keep`); undefined for a fault that writes no ledger
+ * and for a program kept before the ledger existed.
+ */
+export function keptObservedIn(dir: string, p: ProgramParams, snapshotTimes: readonly number[]): number | undefined {
   const file = join(dir, 'ledger.json');
-  if (!existsSync(file)) return undefined;
+  if (!writesLedger(p) || !existsSync(file)) return undefined;
   return keptDuringCapture(JSON.parse(readFileSync(file, 'utf8')) as LedgerPoint[], snapshotTimes);
 }
 
@@ -213,12 +216,12 @@ export async function runProgram(p: ProgramParams, node: string, keepDir?: strin
   } finally {
     if (keepDir === undefined) rmSync(dir, { recursive: true, force: true });
   }
-  const keptObserved = answer ? keptDuringCapture(ledger, answer.snapshotTimes) : undefined;
+  const keptObserved = answer && writesLedger(p) ? keptDuringCapture(ledger, answer.snapshotTimes) : undefined;
   return { ...(answer ? { answer } : {}), problems, durationMs: Date.now() - started, attachArgs, ...(keptObserved === undefined ? {} : { keptObserved }) };
 }
 
 /** `leakhunt report <capture> --json` on a kept program directory: today's diagnosis of yesterday's capture. */
-export async function replayProgram(dir: string): Promise<ProgramRun> {
+export async function replayProgram(dir: string, p: ProgramParams): Promise<ProgramRun> {
   const started = Date.now();
   const args = ['report', join(dir, 'capture'), '--json', '--no-progress'];
   const r = await runCli(args, { timeoutMs: 600_000 });
@@ -227,7 +230,7 @@ export async function replayProgram(dir: string): Promise<ProgramRun> {
   const answer = r.code === 0 ? answerOf(r.stdout, null) : undefined;
   if (r.code !== 0) problems.push(`report exit ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`);
   else if (!answer) problems.push(`report printed no JSON: ${r.stdout.slice(0, 200)}`);
-  const keptObserved = answer ? keptObservedIn(dir, answer.snapshotTimes) : undefined;
+  const keptObserved = answer ? keptObservedIn(dir, p, answer.snapshotTimes) : undefined;
   return { ...(answer ? { answer } : {}), problems, durationMs: Date.now() - started, attachArgs: args, ...(keptObserved === undefined ? {} : { keptObserved }) };
 }
 
