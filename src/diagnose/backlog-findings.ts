@@ -8,7 +8,7 @@ import type { Candidate, Finding } from './finding.js';
 import { backlogFix, fixFields, pendingQueueOf } from './fixes.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
 import { drainedAfterPeak, growsWithWork, stepsOf, type Significance } from './growth-model.js';
-import { leakZ, studentUpperTail } from './kept-model.js';
+import { leakZ, trendChance } from './kept-model.js';
 import type { GrowthContext } from './growth-findings.js';
 import { rates } from './finding-rates.js';
 import { isProgramGrowth } from './group-filter.js';
@@ -113,30 +113,6 @@ function momentary(row: ClassDiffRow): boolean {
   return row.deletedPerInterval!.every((d, k) => row.counts[k]! - d <= Math.sqrt(row.counts[k]!));
 }
 
-/**
- * Chance of counts rising along the work at least this steeply if they only scatter around a level: the
- * least-squares slope over cumulative work against its standard error, the scatter estimated from the
- * residuals (Student's t, n − 2 degrees of freedom) and never below a count's own (Poisson) variance. A
- * queue growing by a steady step has residuals far under its rise; a batch caught at random fill levels
- * does not. 1 with fewer than three readings.
- */
-export function trendChance(counts: readonly number[], work: readonly number[]): number {
-  const n = counts.length;
-  if (n < 3) return 1;
-  let at = 0;
-  const x = counts.map((_, k) => (at += k > 0 ? work[k - 1]! : 0));
-  const mx = x.reduce((a, b) => a + b, 0) / n, my = counts.reduce((a, b) => a + b, 0) / n;
-  let sxx = 0, sxy = 0, syy = 0;
-  for (let k = 0; k < n; k++) {
-    sxx += (x[k]! - mx) ** 2;
-    sxy += (x[k]! - mx) * (counts[k]! - my);
-    syy += (counts[k]! - my) ** 2;
-  }
-  if (!(sxx > 0)) return 1;
-  const slope = sxy / sxx;
-  const variance = Math.max((syy - slope * sxy) / (n - 2), my, 1);
-  return studentUpperTail(slope / Math.sqrt(variance / sxx), n - 2);
-}
 
 /** A candidate of pending work whose pile-up is not shown yet (Candidate.pending), named by its class's counts. */
 function pendingCandidate(

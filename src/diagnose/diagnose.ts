@@ -194,6 +194,9 @@ function candidateText(c: Candidate): string {
   if (c.pending && c.z !== undefined && c.zNeeded !== undefined) {
     return `not sure yet: ${c.className} held by pending work that completes, alive ${c.pending.counts.join(' → ')}: a rise of ${c.z.toFixed(1)} standard deviations of a count where a pile-up needs ${c.zNeeded.toFixed(1)} (work that lasts longer than an interval looks kept until it completes); more snapshots would settle it`;
   }
+  if (c.inFlight && c.born.slice(0, -1).every((n) => n === 0)) {
+    return `not sure yet: ${c.count} ${c.className} born in the last interval are alive and none older, while its class's work in flight rose ${c.inFlight.map(Math.round).join(' → ')}: work arriving faster than it is served, each item leaving within an interval (first in, first out), keeps no member yet piles up; more snapshots or the holder's reads would settle it`;
+  }
   if (c.z === undefined || c.zNeeded === undefined) {
     return `not sure yet: ${c.count} more ${c.className} alive along one retainer path between two points, which cannot tell a leak from a cache filled once or the work in flight; a third snapshot (or an instance at a third age) would settle it`;
   }

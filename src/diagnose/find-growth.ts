@@ -17,7 +17,7 @@ import { addedObjects, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
 import { holderGroupsOf } from './holder-groups.js';
 import { holderReadText, holderVerdict, holderZ, type HolderVerdict } from './holder-reads.js';
-import { judgeGroup, scoreGroup, type HolderGroup, type Status } from './judge-group.js';
+import { judgeGroup, pilingLevels, scoreGroup, type HolderGroup, type Status } from './judge-group.js';
 import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { sameHolder, tailOfChain } from './path-shape.js';
@@ -266,11 +266,14 @@ export function findGrowth(src: GrowthSource): FoundGrowth {
   const candidates = open
     .filter(({ g }) => !found.has(g.className) && !findings.some((f) => f.className === g.className || heldThrough(g.chain, f)))
     .sort((a, b) => b.k.z - a.k.z)
-    .map(({ g, k }): Candidate => ({
-      className: g.className, signature: g.signature, count: addedObjects(g),
-      born: g.born ?? k.kept.map(Math.round), retainedSize: g.retainedSize,
-      z: k.z, zNeeded, moreIntervals: intervalsToSettle(k, zNeeded), chain: g.chain,
-    }));
+    .map(({ g, row, k }): Candidate => {
+      const inFlight = pilingLevels(g, row, src.work, src.params);
+      return {
+        className: g.className, signature: g.signature, count: addedObjects(g),
+        born: g.born ?? k.kept.map(Math.round), retainedSize: g.retainedSize,
+        z: k.z, zNeeded, moreIntervals: intervalsToSettle(k, zNeeded), chain: g.chain, ...(inFlight ? { inFlight } : {}),
+      };
+    });
   return { findings, leads: result.map((r) => r.group), candidates, tested, zNeeded };
 }
 

@@ -120,6 +120,8 @@ export interface Candidate {
    * interval, whose rise stands out from its readings' scatter only with `trendChance` above `chanceNeeded`.
    */
   readonly pending?: { readonly counts: readonly number[]; readonly trendChance?: number; readonly chanceNeeded?: number };
+  /** Its class's work in flight at each snapshot, when that climbs (judge-group.ts pilingLevels). */
+  readonly inFlight?: readonly number[];
 }
 
 export interface FindingAllocation {

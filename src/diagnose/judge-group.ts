@@ -6,7 +6,7 @@
 import type { ClassDiffRow } from '../analysis/diff/diff-series.js';
 import { addedObjects, type GrowingGroup } from './growing-group.js';
 import type { Significance } from './growth-model.js';
-import { classKeeps, inFlightOf, keptRate, keptRateOfCounts, mayBePause, withinInFlightSeen, type KeptRate } from './kept-model.js';
+import { classKeeps, inFlightLevels, inFlightOf, keptRate, keptRateOfCounts, mayBePause, normalQuantile, trendChance, withinInFlightSeen, type KeptRate } from './kept-model.js';
 import type { HolderVerdict } from './holder-reads.js';
 import type { ModelParams, ProportionalRule } from './model-params.js';
 
@@ -57,6 +57,20 @@ function replacedAlongPath(k: KeptRate, g: GrowingGroup, row: ClassDiffRow, hold
 }
 
 /**
+ * The class's work in flight at each snapshot (kept-model.ts inFlightLevels) when it climbs along the
+ * work beyond its readings' scatter, at the ruled-out level: work that piles up while each member leaves
+ * within an interval (a queue served first in, first out, arriving faster than served) keeps no member,
+ * so nothing reads kept, and the mean of the earlier levels hides the newest. Such a group is not ruled
+ * out; more snapshots or the holder's reads settle it. Undefined otherwise, and without identities.
+ */
+export function pilingLevels(g: GrowingGroup, row: ClassDiffRow | undefined, work: readonly number[], params: ModelParams): number[] | undefined {
+  if (!row || !g.born) return undefined;
+  const levels = inFlightLevels(row.counts, row.survivorCounts);
+  if (!levels || normalQuantile(1 - trendChance(levels, work)) < params.zRuledOut) return undefined;
+  return levels;
+}
+
+/**
  * How a scored group stands against the leak level `z`: a finding, a candidate, or ruled out.
  * `holders`: the groups holding its members up its path (holder-groups.ts), nearest first.
  */
@@ -78,7 +92,8 @@ export function judgeGroup(
   // than objects, and a cache levelling off follows its trend (dispersion 1), so only the former changes.
   const slowedDown = k.slowdownZ / Math.sqrt(k.dispersion) >= z;
   const unknown = k.lastUnknown && k.kept[k.kept.length - 1]! >= params.minMembersPerPath;
-  const stopped = !unknown && k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && !slowedDown);
+  const piling = pilingLevels(g, row, work, params) !== undefined;
+  const stopped = !unknown && !piling && k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && !slowedDown);
   // While attach can take another snapshot, a stop that only the trailing intervals show may be a pause
   // between bursts (mayBePause): not sure yet, so the capture goes on. At the end it is ruled out.
   // So is it when the holder was read after the last snapshot (`after`, holder-reads.ts): the reads settle it.
@@ -94,7 +109,7 @@ export function judgeGroup(
   const outlivedAny = k.kept.slice(0, -1).some((n) => n > 0);
   if (!outlivedAny) {
     const seen = row && g.born ? withinInFlightSeen(row.counts, row.survivorCounts) : undefined;
-    if (seen ?? -k.slowdownZ >= z) return undefined;
+    if (!piling && (seen ?? -k.slowdownZ >= z)) return undefined;
   }
   // With ids the class's live count must keep them (a bounded structure lets as many go as it takes
   // in), and so must the live counts of the classes holding them up the path; without, a path's gain

@@ -59,11 +59,47 @@ export function inFlightOf(newPerInterval: readonly number[] | null, survivorCou
  * Undefined without identities or an earlier snapshot.
  */
 export function withinInFlightSeen(live: readonly number[], survivorCounts: readonly number[] | null): boolean | undefined {
+  const levels = inFlightLevels(live, survivorCounts);
+  if (!levels) return undefined;
+  return levels[levels.length - 1]! <= Math.max(...levels.slice(0, -1));
+}
+
+/**
+ * The class's work in flight at each snapshot: its objects alive then and gone by the newest (those from
+ * before the first snapshot that are still alive left out); at the newest, its objects born in the last
+ * interval. Undefined without identities or an earlier snapshot.
+ */
+export function inFlightLevels(live: readonly number[], survivorCounts: readonly number[] | null): number[] | undefined {
   const last = live.length - 1;
   if (!survivorCounts || last < 1) return undefined;
   const older = live[last]! - survivorCounts[last]!;
-  const readings = live.slice(0, -1).map((c, k) => c - survivorCounts[k]! - older);
-  return survivorCounts[last]! - survivorCounts[last - 1]! <= Math.max(...readings);
+  return [...live.slice(0, -1).map((c, k) => c - survivorCounts[k]! - older), survivorCounts[last]! - survivorCounts[last - 1]!];
+}
+
+
+/**
+ * Chance of counts rising along the work at least this steeply if they only scatter around a level: the
+ * least-squares slope over cumulative work against its standard error, the scatter estimated from the
+ * residuals (Student's t, n − 2 degrees of freedom) and never below a count's own (Poisson) variance. A
+ * queue growing by a steady step has residuals far under its rise; a batch caught at random fill levels
+ * does not. 1 with fewer than three readings.
+ */
+export function trendChance(counts: readonly number[], work: readonly number[]): number {
+  const n = counts.length;
+  if (n < 3) return 1;
+  let at = 0;
+  const x = counts.map((_, k) => (at += k > 0 ? work[k - 1]! : 0));
+  const mx = x.reduce((a, b) => a + b, 0) / n, my = counts.reduce((a, b) => a + b, 0) / n;
+  let sxx = 0, sxy = 0, syy = 0;
+  for (let k = 0; k < n; k++) {
+    sxx += (x[k]! - mx) ** 2;
+    sxy += (x[k]! - mx) * (counts[k]! - my);
+    syy += (counts[k]! - my) ** 2;
+  }
+  if (!(sxx > 0)) return 1;
+  const slope = sxy / sxx;
+  const variance = Math.max((syy - slope * sxy) / (n - 2), my, 1);
+  return studentUpperTail(slope / Math.sqrt(variance / sxx), n - 2);
 }
 
 export interface KeptRate {

@@ -9,7 +9,7 @@ import type { ClassDiffRow } from '../../src/analysis/diff/diff-series.js';
 import { countsAsGrowth, isProgramGrowth, mayLeadFinding } from '../../src/diagnose/group-filter.js';
 import type { GrowingGroup } from '../../src/diagnose/growing-group.js';
 import { bornPerInterval, significance } from '../../src/diagnose/growth-model.js';
-import { judgeGroup, keptInProportion, scoreGroup } from '../../src/diagnose/judge-group.js';
+import { judgeGroup, keptInProportion, pilingLevels, scoreGroup } from '../../src/diagnose/judge-group.js';
 import { keptRateOfCounts, leakZ } from '../../src/diagnose/kept-model.js';
 import { DEFAULT_MODEL, PROPORTIONAL_RULE } from '../../src/diagnose/model-params.js';
 
@@ -95,4 +95,27 @@ test('kept in bursts with a silent interval between (131, 0, 64) is not sure, no
   const filledRow = { ...row, counts: [3174, 3306, 3306, 3306], newPerInterval: [154, 22, 22], survivorCounts: [0, 131, 131, 131] } as unknown as ClassDiffRow;
   const kf = scoreGroup(filled, filledRow, work, SIG)!;
   assert.equal(judgeGroup(kf, filled, filledRow, z, DEFAULT_MODEL, work), undefined);
+});
+
+test('a queue served first in, first out that piles up keeps no member, yet is not ruled out; a level that only scatters is', () => {
+  // Jobs of a common class (Array beside ~1,350 long-lived arrays) wait in a queue that gains ~52 an
+  // interval and serves each within an interval: none outlives one, and the class's work in flight
+  // (alive at a snapshot, gone by the newest) climbs 43 → 98 → 150, then 196 born in the last interval.
+  const work = [86, 86, 86];
+  const z = leakZ(6, 0.01);
+  const queue = { ...group([0, 0, 0, 196], true), className: 'Array', retainedSize: 92_512 };
+  const row = { name: 'Array', counts: [1389, 1444, 1496, 1546], newPerInterval: [98, 150, 200], deletedPerInterval: [43, 98, 150], survivorCounts: [0, 0, 0, 200] } as unknown as ClassDiffRow;
+  const k = scoreGroup(queue, row, work, SIG)!;
+  assert.ok(k.z < DEFAULT_MODEL.zRuledOut, `nothing reads kept: late z ${k.z}`);
+  assert.deepEqual(pilingLevels(queue, row, work, DEFAULT_MODEL), [43, 98, 150, 200]);
+  assert.equal(judgeGroup(k, queue, row, z, DEFAULT_MODEL, work), 'candidate');
+  assert.equal(judgeGroup(k, queue, row, z, DEFAULT_MODEL, work, [], 'grew'), 'leak', 'the queue went on gaining members after the last snapshot');
+  assert.equal(judgeGroup(k, queue, row, z, DEFAULT_MODEL, work, [], 'stopped'), undefined);
+  // The same class whose work in flight only scatters (120, 90, 140 then 110 in the last interval).
+  const steady = { ...queue, counts: [0, 0, 0, 110] };
+  const steadyRow = { ...row, counts: [1466, 1436, 1486, 1456], newPerInterval: [90, 140, 110], deletedPerInterval: [120, 90, 140], survivorCounts: [0, 0, 0, 110] } as unknown as ClassDiffRow;
+  const ks = scoreGroup(steady, steadyRow, work, SIG)!;
+  assert.equal(pilingLevels(steady, steadyRow, work, DEFAULT_MODEL), undefined);
+  assert.equal(judgeGroup(ks, steady, steadyRow, z, DEFAULT_MODEL, work), undefined);
+  assert.equal(pilingLevels({ ...queue, born: null }, row, work, DEFAULT_MODEL), undefined, 'without ids there are no in-flight levels');
 });
