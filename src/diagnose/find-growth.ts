@@ -103,7 +103,11 @@ export function judgeGroups(groups: readonly GrowingGroup[], src: JudgeSource, a
   const readZ = src.holderReads ? holderZ(src.params.falseAlarm, src.holderReads.count) : 0;
   const judged = scored.map(({ g, row, k }): Judged => {
     const reads = src.holderReads?.of(g);
-    const after = reads ? holderVerdict(reads.reads, k.kept, readZ, src.params.zRuledOut) : undefined;
+    // Nothing outlived an interval while its class's work in flight climbed: its last interval is that
+    // work, not a burst the reads may be pausing after, so the reads alone say whether it goes on.
+    const inFlightOnly = !k.kept.slice(0, -1).some((n) => n > 0) && pilingLevels(g, row, src.work, src.params) !== undefined;
+    const keptSeen = inFlightOnly ? k.kept.slice(0, -1) : k.kept;
+    const after = reads ? holderVerdict(reads.reads, keptSeen, readZ, src.params.zRuledOut) : undefined;
     const status = judgeGroup(k, g, row, zNeeded, src.params, src.work, holderRows(g), after);
     return { g, row, k, status, reads, after };
   });

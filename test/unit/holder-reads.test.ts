@@ -141,3 +141,19 @@ test('a class whose first objects came in the last interval is not sure, and its
   const grew = readsOf([[275, 275, 275], [275, 275, 420], [420, 420, 420], [420, 560, 560], [560, 560, 700]]);
   assert.equal(diagnose({ diff: fresh, holderReads: withReads(grew) }).verdict, 'leak');
 });
+
+test('a queue whose work in flight climbs: its holder\'s reads settle it, a flat one even after a last-interval rise', () => {
+  // Every job leaves within an interval, so the group holds the last interval's 196 alone, while its
+  // class's work in flight climbed 43 → 98 → 150 → 200 (judge-group.ts pilingLevels).
+  const base = diffOf([0, 0, 0, 196]);
+  const row: ClassDiffRow = { ...base.classes[0]!, counts: [1389, 1444, 1496, 1546], newPerInterval: [98, 150, 200], deletedPerInterval: [43, 98, 150], survivorCounts: [0, 0, 0, 200] };
+  const diff = { ...base, classes: [row] };
+  assert.equal(diagnose({ diff }).verdict, 'inconclusive');
+  // Its queue (the holder) went on gaining members after the last snapshot: a leak.
+  const gaining = readsOf([[196, 196, 196], [196, 210, 230, 250], [250, 270, 290, 300], [300, 320, 340, 350], [350, 370, 390, 400]]);
+  assert.equal(diagnose({ diff, holderReads: withReads(gaining) }).verdict, 'leak');
+  // Flat for four intervals: the climb was a moment's (a batch level drifting against the snapshots'
+  // period), and the last interval's members are that work, not a burst after which the reads may pause.
+  const flat = readsOf([[3, 3, 3], [3, 3, 3], [3, 3, 3], [3, 3, 3], [3, 3, 3]]);
+  assert.equal(diagnose({ diff, holderReads: withReads(flat) }).verdict, 'none');
+});
