@@ -156,6 +156,17 @@ function checkpointPutsRow(row: ClassDiffRow, diff: DiffResult, params: ModelPar
   return { row, drained, turnover, checkpointPuts: true };
 }
 
+/**
+ * Every survivor group of the class is held by nothing lasting, only by what ran when the snapshot was
+ * taken (a V8 operation under way, the running stack: holder-tiers.ts `transient`): what piled up is
+ * that moment's work (continuations queued behind a busy turn), not a queue the program keeps. False
+ * when the series lists no survivor group of the class.
+ */
+function heldForTheMoment(diff: DiffResult, className: string): boolean {
+  const groups = diff.survivors?.groups.filter((g) => g.className === className) ?? [];
+  return groups.length > 0 && groups.every((g) => g.heldBy === 'transient');
+}
+
 /** LangGraph's run loop: one per run in flight (recognisers.ts CHECKPOINT_CHAIN.classes). */
 const RUN_LOOP = 'PregelLoop';
 
@@ -168,7 +179,8 @@ function drainText(drained: boolean): string {
 export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): { findings: Finding[]; candidates: Candidate[] } {
   const { input } = ctx;
   const n = input.diff.snapshots.length;
-  const all = backlogRows(input.diff, ctx.significance, ctx.work, leakZ(1, ctx.params.falseAlarm), ctx.params).filter(({ row }) => !known.some((f) => f.className === row.name));
+  const all = backlogRows(input.diff, ctx.significance, ctx.work, leakZ(1, ctx.params.falseAlarm), ctx.params)
+    .filter(({ row }) => !known.some((f) => f.className === row.name) && !heldForTheMoment(input.diff, row.name));
   const unsure = (r: BacklogRow) => r.trendChance !== undefined && r.trendChance > ctx.params.falseAlarm;
   const candidates = all.filter(unsure).map(({ row, trendChance }): Candidate => {
     const group = input.diff.survivors?.groups.find((g) => g.className === row.name);

@@ -108,6 +108,18 @@ test('backlog: pending work replaced between snapshots, and whether it drains (d
   assert.equal(rising.findings[0]!.drained, false);
 });
 
+test('no backlog: a pile-up held by nothing lasting, only by what ran at the snapshot', () => {
+  // Suspended generators 8 → 28 → 34, half replaced between snapshots, each held through a context
+  // from V8's strong roots: continuations queued behind the turn running at that moment.
+  const counts = [8, 28, 34];
+  const rows = [row('Generator', counts, [4, 16], 20_000)];
+  const held = (heldBy: SurvivorGroup['heldBy']) => [{ ...group('Generator', [0, 12, 30], 600_000), heldBy }];
+  assert.equal(diagnose({ diff: diffOf(rows, held('lasting')) }).verdict, 'backlog');
+  const moment = diagnose({ diff: diffOf(rows, held('transient')) });
+  assert.notEqual(moment.verdict, 'backlog');
+  assert.ok(!moment.findings.some((f) => f.kind === 'backlog'), moment.evidence.join(' | '));
+});
+
 test('a real leak stays a leak when a backlog drained and the heap shrank', () => {
   const diff = { ...diffOf([row('Session', [10, 110, 210], undefined, 200), row('PendingWrite', [20, 400, 50], [10, 390], 2000)], [group('Session', [0, 100, 200], 40_000)]), growth: -500_000 };
   const d = diagnose({ diff });
