@@ -5,9 +5,10 @@
 
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import type { Candidate, Finding } from './finding.js';
-import { backlogFix, fixFields, pendingQueueOf } from './fixes.js';
+import { backlogFix, fixFields, pendingQueueOf, unsettledPromiseFix } from './fixes.js';
+import { firstMaxIdOf } from './fold-findings.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
-import { drainedAfterPeak, growsWithWork, stepsOf, type Significance } from './growth-model.js';
+import { drainedAfterPeak, growsWithWork, stepsOf, workUnitOf, type Significance } from './growth-model.js';
 import { leakZ, trendChance } from './kept-model.js';
 import type { GrowthContext } from './growth-findings.js';
 import { rates } from './finding-rates.js';
@@ -176,6 +177,63 @@ function drainText(drained: boolean): string {
     : 'not drained yet: take another series once the load drops — a backlog that drains is not a leak; one that never drains is';
 }
 
+/**
+ * How fast a pending class fills against how fast it drains, from the class's own ids: members born in
+ * an interval and alive at its end joined, members alive at a snapshot and gone by the next completed.
+ * Per second with time as the work, per unit with a counter, else per interval. Undefined without ids.
+ */
+export function fillAndDrain(row: ClassDiffRow | undefined, work: readonly number[], unit: 'unit' | 'ms' | 'interval'): string | undefined {
+  if (!row?.newPerInterval || !row.deletedPerInterval) return undefined;
+  const total = work.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return undefined;
+  const scale = unit === 'ms' ? 1000 : 1;
+  const per = unit === 'ms' ? 'a second' : unit === 'unit' ? 'a unit of work' : 'an interval';
+  const joined = (row.newPerInterval.reduce((a, b) => a + b, 0) / total) * scale;
+  const done = (row.deletedPerInterval.reduce((a, b) => a + b, 0) / total) * scale;
+  const pending = row.counts[row.counts.length - 1]!;
+  const round = (x: number) => (x >= 10 ? String(Math.round(x)) : x.toFixed(1));
+  if (done <= 0) return `about ${round(joined)} joined ${per} and none completed`;
+  const emptyIn = pending / done;
+  const after = unit === 'ms' ? `${round(emptyIn)} s` : `${round(emptyIn)} ${unit === 'unit' ? 'units of work' : 'intervals'}`;
+  return joined > done
+    ? `it fills faster than it drains: about ${round(joined)} joined and ${round(done)} completed ${per}; at that rate the ${pending} pending take about ${after} to drain once arrivals stop`
+    : `it drains as fast as it fills: about ${round(joined)} joined and ${round(done)} completed ${per}`;
+}
+
+/** Holders whose work is in motion: a timer due to fire (its list), one queued to run. */
+const IN_MOTION = /^(Timeout|Immediate|TimersList)$/;
+
+/**
+ * How the pending work on a finding's chain moves, told by identity across the series (`firstMaxId`:
+ * the first snapshot's largest id). Its root-most pending operation (the head of a chain of writes each
+ * awaiting the previous one, or the newest reaction of a promise) hangs from `holder`:
+ * - `stuck`: a promise that existed before the first snapshot: one promise, unsettled through the whole
+ *   series, whose reaction list gains members. A reaction is released only when its promise settles,
+ *   so its members are kept however many other operations of their class complete.
+ * - `advancing`: a chain of pending operations (two or more on the path) whose head is new work held only through work in motion (a timer about to fire, what ran at the
+ *   snapshot's moment, a native request): the chain's head moves on, members completing in order while
+ *   others join; whether that is a backlog or a pile-up is then a matter of counts, not of completions.
+ * Undefined when the chain shows neither (or without ids).
+ */
+export function pendingMotion(chain: Finding['chain'], firstMaxId: number | undefined): { readonly kind: 'stuck' | 'advancing'; readonly holder: number } | undefined {
+  if (firstMaxId === undefined) return undefined;
+  let last = -1, pending = 0;
+  for (let i = 0; i < chain.length; i++) {
+    if (chain[i]!.label?.kind !== 'pending-work') continue;
+    last = i;
+    pending++;
+  }
+  const holder = last + 1;
+  if (last < 0 || holder >= chain.length) return undefined;
+  const hop = chain[holder]!;
+  const reaction = chain[last]!.edge?.name === 'reactions_or_result';
+  if (reaction && hop.node.className === 'Promise' && hop.node.id <= firstMaxId) return { kind: 'stuck', holder };
+  // One pending operation (a turn's write in flight) is not a chain that advances: the turn holds its state.
+  if (hop.node.id <= firstMaxId || pending < 2) return undefined;
+  const moving = chain.slice(holder).some((h) => IN_MOTION.test(h.node.className) || h.label?.kind === 'transient-root' || h.node.type === 'native');
+  return moving ? { kind: 'advancing', holder } : undefined;
+}
+
 export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): { findings: Finding[]; candidates: Candidate[] } {
   const { input } = ctx;
   const n = input.diff.snapshots.length;
@@ -193,6 +251,7 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
     const what = checkpointPuts
       ? `checkpoint puts waiting in LangGraph's put chain, each carrying its copy of the checkpoint`
       : 'pending work, not kept objects';
+    const flow = fillAndDrain(row, ctx.work, workUnitOf(input.unitsAt, input.timesAt));
     return {
       kind: 'backlog',
       className: row.name,
@@ -204,6 +263,7 @@ export function backlogFindings(ctx: GrowthContext, known: readonly Finding[]): 
       ...fixFields(backlogFix(group?.chain ?? [], row.name, checkpointWritesPileUp(input.diff, ctx.params))),
       evidence: [
         `${row.name}: ${row.counts.join(' → ')}, with ${Math.round(turnover * 100)}% of them replaced between snapshots: ${what}`,
+        ...(flow ? [flow] : []),
         drainText(drained),
       ],
       drained,
@@ -233,7 +293,7 @@ function checkpointRunsPileUp(diff: DiffResult, params: ModelParams): boolean {
  * chain (checkpointPutsRow). Then every backlog of the series — the promises of the put chain, a saver's
  * pool waiters — gets the durability advice.
  */
-function checkpointWritesPileUp(diff: DiffResult, params: ModelParams): boolean {
+export function checkpointWritesPileUp(diff: DiffResult, params: ModelParams): boolean {
   return checkpointRunsPileUp(diff, params) || diff.classes.some((r) => r.deletedPerInterval !== null && checkpointPutsRow(r, diff, params) !== undefined);
 }
 
@@ -253,32 +313,50 @@ function completedBetween(diff: DiffResult, className: string): number {
  * drained, it must have piled up beyond its own back-and-forth (riseZ, as for any pending class), else
  * it is a candidate. One whose operations never complete stays what it was, said in its evidence.
  */
-export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelParams): Finding | Candidate {
+export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelParams, work?: readonly number[], unit: 'unit' | 'ms' | 'interval' = 'interval'): Finding | Candidate {
   const at = f.chain.findIndex((h) => h.label?.kind === 'pending-work');
   if (at < 0) return f;
   const hop = f.chain[at]!;
   const queue = pendingQueueOf(f.chain, at);
   const where = `${hop.node.className} @${hop.node.id}${queue ? ` in ${queue}` : ''}`;
+  const motion = pendingMotion(f.chain, firstMaxIdOf(diff));
+  if (motion?.kind === 'stuck') {
+    const promise = f.chain[motion.holder]!;
+    return {
+      ...f,
+      ...fixFields(unsettledPromiseFix(f.chain, motion.holder, f.className)),
+      evidence: [...f.evidence, `held in the reaction list of one promise (Promise @${promise.node.id}) that existed before the first snapshot and has not settled since: its reactions are released only when it settles, however many other operations complete`],
+    };
+  }
   // Completions are counted on the hop's class when it names the operation (a deferred's shape); a
   // promise reaction's class is V8's `(system)`, collected all the time by everything: then on the
   // finding's own class (held objects released when their operation completed).
-  const done = completedBetween(diff, GENERIC_PENDING.test(hop.node.className) ? f.className : hop.node.className);
-  if (done === 0) {
+  const doneClass = GENERIC_PENDING.test(hop.node.className) ? f.className : hop.node.className;
+  const done = completedBetween(diff, doneClass);
+  // A chain whose head is new work in motion moves by what it is; counting its completions on a class
+  // shared with other work would say nothing more.
+  if (done === 0 && motion?.kind !== 'advancing') {
     return { ...f, evidence: [...f.evidence, `held by pending work (${where}) none of which completed between snapshots: work that never completes is a leak (promises that never settle, a queue nobody serves)`] };
   }
-  const counts = diff.classes.find((c) => c.name === f.className)?.counts ?? [];
+  const row = diff.classes.find((c) => c.name === f.className);
+  const counts = row?.counts ?? [];
   const drained = drainedAfterPeak(counts, params.drainedShare);
   const zNeeded = leakZ(1, params.falseAlarm);
   const z = counts.length > 0 ? riseZ(counts) : Infinity;
   if (!drained && z < zNeeded) return { ...pendingCandidate(f.className, f.signature, f.chain, f.retainedSize, counts), count: f.count, z, zNeeded };
+  const moves = motion?.kind === 'advancing'
+    ? `the chain's head is new work in motion (${f.chain[motion.holder]!.node.className} @${f.chain[motion.holder]!.node.id}), so its members complete in order while others join`
+    : `${done} such operations completed between snapshots, so the work moves but arrives faster than it completes`;
+  const rates = work ? fillAndDrain(row, work, unit) : undefined;
   return {
     ...f,
     kind: 'backlog',
     ...fixFields(backlogFix(f.chain, f.className, checkpointWritesPileUp(diff, params))),
     evidence: [
       at === 0
-        ? `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}: pending operations waiting${queue ? ` in ${queue}` : ''}, each released when it completes; ${done} of them completed between snapshots, so the work moves but arrives faster than it completes`
-        : `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}, each held by pending work: ${where}, ${hop.label!.text}; ${done} such operations completed between snapshots, so the work moves but arrives faster than it completes`,
+        ? `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}: pending operations waiting${queue ? ` in ${queue}` : ''}, each released when it completes; ${moves}`
+        : `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}, each held by pending work: ${where}, ${hop.label!.text}; ${moves}`,
+      ...(rates ? [rates] : []),
       drainText(drained),
     ],
     drained,

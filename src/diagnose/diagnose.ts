@@ -16,7 +16,7 @@
 // One snapshot shows no growth: see suspects.ts (kind `suspect`, never a `leak` verdict).
 
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
-import { backlogFindings, backlogOrder, drainingWork, throughPendingWork } from './backlog-findings.js';
+import { backlogFindings, backlogOrder, checkpointWritesPileUp, drainingWork, throughPendingWork } from './backlog-findings.js';
 import { withAllocations, withSameCauseSites } from './finding-allocation.js';
 import type { Candidate, DiagnoseInput, Diagnosis, Finding, ModelFigures, Verdict } from './finding.js';
 import type { MemoryTrend } from './memory-trend.js';
@@ -25,7 +25,9 @@ import { firstMaxIdOf, foldSharedHolders } from './fold-findings.js';
 import { growthFindings, type GrowthContext } from './growth-findings.js';
 import { isProgramGrowth, V8_INTERNAL } from './group-filter.js';
 import { signatureGrowthFindings } from './signature-growth.js';
-import { bornPerInterval, growsWithWork, significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
+import { growingCheckpointers } from './holder-bytes.js';
+import { leakZ } from './kept-model.js';
+import { bornPerInterval, growsWithWork, significance, stepsOf, workPerInterval, workUnitOf, type Significance } from './growth-model.js';
 import { describeTrend, summarizeTrend } from './memory-trend.js';
 
 /** Class names of ArrayBuffer backing stores as the class index names them. */
@@ -68,11 +70,6 @@ function warmUp(diff: DiffResult, floor: Significance, tail: number): boolean {
   return first >= floor.totalsFloorBytes && last <= tail * first;
 }
 
-function workUnitOf(input: DiagnoseInput): ModelFigures['workUnit'] {
-  if (input.unitsAt && input.unitsAt.every((u) => u !== undefined)) return 'unit';
-  return input.timesAt ? 'ms' : 'interval';
-}
-
 export function diagnose(input: DiagnoseInput): Diagnosis {
   const { diff } = input;
   const n = diff.snapshots.length;
@@ -84,7 +81,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const ctx: GrowthContext = { input, work, significance: sig, params };
   const backingStoreGrowth = classGrowth(diff.classes, (r) => BACKING_STORE.test(r.name));
   const jsGrowth = classGrowth(diff.classes, (r) => !BACKING_STORE.test(r.name) && !V8_INTERNAL.test(r.name));
-  const model: ModelFigures = { ...sig, work, workUnit: workUnitOf(input), backingStoreGrowth, jsGrowth };
+  const model: ModelFigures = { ...sig, work, workUnit: workUnitOf(input.unitsAt, input.timesAt), backingStoreGrowth, jsGrowth };
 
   // Native memory counts only when the snapshots' own leftovers were taken out (or there were none).
   const nativeCounts = !input.timelineHasSnapshots || input.pauses !== undefined;
@@ -100,7 +97,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   // between them: what grew is a candidate, and a third point settles it.
   const twoPoints = diff.mode === 'signatures' && n < 3;
   const growth = byIds?.findings ?? (twoPoints ? [] : byPaths.findings);
-  const pending = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f, params));
+  const pending = withAllocations(growth, diff.survivors?.groups ?? []).map((f) => throughPendingWork(diff, f, params, work, model.workUnit));
   const classified = pending.filter((f): f is Finding => 'kind' in f);
   const candidates: Candidate[] = [
     ...pending.filter((c): c is Candidate => !('kind' in c)),
@@ -114,6 +111,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   candidates.push(...pendingRows.candidates);
   // One order however each was found (backlog-findings.ts backlogOrder).
   const backlog = [...held, ...pendingRows.findings].sort((a, b) => backlogOrder(a.className, b.className));
+  // A checkpointer keeping more bytes in the same objects is what keeps the growth, unless its writes
+  // pile up (pending puts carry the copies: a backlog explains them): it leads the leak's findings.
+  if (!checkpointWritesPileUp(diff, params)) kept.unshift(...growingCheckpointers(ctx, leakZ(1, params.falseAlarm)));
   // Bytes weighed where they live: in the lasting groups, backing stores against JS objects. Without
   // any, and only where ids cannot tell kept Buffers from Buffers in flight (both count in a class
   // total), the backing-store class totals against the program's objects. With ids a kept Buffer is a

@@ -18,7 +18,7 @@ import type { Significance } from './growth-model.js';
 import { holderGroupsOf } from './holder-groups.js';
 import { holderReadText, holderVerdict, holderZ, type HolderVerdict } from './holder-reads.js';
 import { judgeGroup, pilingLevels, scoreGroup, type HolderGroup, type Status } from './judge-group.js';
-import { intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
+import { heapSlowdownZ, intervalsToSettle, lateFrom, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { sameHolder, tailOfChain } from './path-shape.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
@@ -37,6 +37,8 @@ export interface JudgeSource {
   readonly rows?: ReadonlyMap<string, ClassDiffRow>;
   /** Classes wrapping native memory (judge-group.ts nativeWrapperClasses). */
   readonly nativeWrappers?: ReadonlySet<string>;
+  /** The live heap at each snapshot (with ids): whether the heap's bytes slowed down with a group's count. */
+  readonly liveTotals?: readonly number[];
   /** Work in each interval (growth-model.ts workPerInterval). */
   readonly work: readonly number[];
   readonly significance: Significance;
@@ -100,6 +102,11 @@ export function judgeGroups(groups: readonly GrowingGroup[], src: JudgeSource, a
     return k ? [{ g, row, k }] : [];
   });
   const zNeeded = leakZ(scored.length, src.params.falseAlarm);
+  // The live heap kept pace when its growth per unit of work did not fall and its late intervals grew by
+  // more than a total's floor: then a group whose count slows is not levelling off.
+  const totals = src.liveTotals;
+  const lateGrowth = totals ? totals[totals.length - 1]! - totals[lateFrom(totals.length - 1)]! : 0;
+  const heapSlowed = !(totals && heapSlowdownZ(totals, src.work, src.significance.noiseBytes) <= 0 && lateGrowth >= src.significance.totalsFloorBytes);
   const readZ = src.holderReads ? holderZ(src.params.falseAlarm, src.holderReads.count) : 0;
   const judged = scored.map(({ g, row, k }): Judged => {
     const reads = src.holderReads?.of(g);
@@ -108,7 +115,7 @@ export function judgeGroups(groups: readonly GrowingGroup[], src: JudgeSource, a
     const inFlightOnly = !k.kept.slice(0, -1).some((n) => n > 0) && pilingLevels(g, row, src.work, src.params) !== undefined;
     const keptSeen = inFlightOnly ? k.kept.slice(0, -1) : k.kept;
     const after = reads ? holderVerdict(reads.reads, keptSeen, readZ, src.params.zRuledOut) : undefined;
-    const status = judgeGroup(k, g, row, zNeeded, src.params, src.work, holderRows(g), after);
+    const status = judgeGroup(k, g, row, zNeeded, src.params, src.work, holderRows(g), after, heapSlowed);
     return { g, row, k, status, reads, after };
   });
   return { judged, tested: scored.length, zNeeded };

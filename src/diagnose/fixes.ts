@@ -228,6 +228,17 @@ export function backlogFix(chain: readonly ChainHop[], className?: string, check
   return { why: `work${name ? ` (${name})` : ''} is queued faster than it completes (pending promises or writes pile up)`, action: advice };
 }
 
+/**
+ * The fix for growth held in the reaction list of one promise that never settles (`at`: the promise's
+ * hop): each `Promise.race`, `then` or `await` on it adds a reaction that lives until it settles.
+ */
+export function unsettledPromiseFix(chain: readonly ChainHop[], at: number, className: string): Fix {
+  return {
+    why: `every unit of work adds a reaction to one promise that never settles (Promise @${chain[at]!.node.id}, held by ${ownerText(chain, at)}), and each reaction keeps its ${className} until that promise settles`,
+    action: 'race against a promise that settles per turn (or is dropped when the turn ends), or remove the reaction when the turn ends: an AbortSignal listener added with { once: true } and removed at the end, events.once(emitter, name, { signal }) with a per-turn signal; never Promise.race a promise that lives as long as the process',
+  };
+}
+
 const CHECKPOINT_ADVICE =
   'LangGraph\'s checkpoint writes queue behind a saver slower than the graph (durability "async", the default) — make the saver faster, bound concurrency, or use durability "sync" so each write completes before the next step';
 

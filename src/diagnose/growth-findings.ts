@@ -38,6 +38,7 @@ export function growthFindings(ctx: GrowthContext): GrowthResult {
   const { findings, candidates, tested, zNeeded } = findGrowth({
     groups: (diff.survivors?.groups ?? []).map(fromSurvivorGroup),
     rows: new Map(diff.classes.map((r) => [r.name, r])),
+    liveTotals: diff.snapshots.map((s) => s.totalSize),
     nativeWrappers: nativeWrapperClasses(diff.classes),
     work: ctx.work,
     significance: ctx.significance,

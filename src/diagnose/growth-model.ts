@@ -34,6 +34,12 @@ export function workPerInterval(intervals: number, unitsAt?: readonly (number | 
   return units ?? (timesAt ? from(timesAt) : undefined) ?? new Array<number>(intervals).fill(1);
 }
 
+/** The unit workPerInterval measured the work in: counter units, milliseconds, or intervals. */
+export function workUnitOf(unitsAt?: readonly (number | undefined)[], timesAt?: readonly number[]): 'unit' | 'ms' | 'interval' {
+  if (unitsAt && unitsAt.every((u) => u !== undefined)) return 'unit';
+  return timesAt ? 'ms' : 'interval';
+}
+
 /**
  * Every interval added, in proportion to its work: added[k] ≥ max(1, share × rate × work[k]), with
  * rate = max_k added[k] / work[k], the fastest interval's, and share ModelParams.steadyShare. With one

@@ -72,11 +72,12 @@ export function pilingLevels(g: GrowingGroup, row: ClassDiffRow | undefined, wor
 
 /**
  * How a scored group stands against the leak level `z`: a finding, a candidate, or ruled out.
- * `holders`: the groups holding its members up its path (holder-groups.ts), nearest first.
+ * `holders`: the groups holding its members up its path (holder-groups.ts), nearest first; `heapSlowed`:
+ * whether the live heap's growth slowed down too (kept-model.ts heapSlowdownZ), true when unknown.
  */
 export function judgeGroup(
   k: KeptRate, g: GrowingGroup, row: ClassDiffRow | undefined, z: number, params: ModelParams, work: readonly number[],
-  holders: readonly HolderGroup[] = [], after?: HolderVerdict,
+  holders: readonly HolderGroup[] = [], after?: HolderVerdict, heapSlowed = true,
 ): Status {
   // Every interval in proportion already says the growth went on to the end; the noise test is then on
   // the whole series' rate (zAll), not the late half's.
@@ -90,7 +91,9 @@ export function judgeGroup(
   // Whether the late rate fell below the early one beyond chance is judged against how far the kept
   // counts scatter (dispersion): objects kept in bursts with silent intervals are far fewer independent arrivals
   // than objects, and a cache levelling off follows its trend (dispersion 1), so only the former changes.
-  const slowedDown = k.slowdownZ / Math.sqrt(k.dispersion) >= z;
+  // A count that slows while the live heap's bytes keep pace (`heapSlowed` false: each kept object holds
+  // more than the last) is not levelling off.
+  const slowedDown = k.slowdownZ / Math.sqrt(k.dispersion) >= z && heapSlowed;
   const unknown = k.lastUnknown && k.kept[k.kept.length - 1]! >= params.minMembersPerPath;
   const piling = pilingLevels(g, row, work, params) !== undefined;
   const stopped = !unknown && !piling && k.z < params.zRuledOut && !(k.zAll >= params.zRuledOut && !slowedDown);
@@ -120,8 +123,10 @@ export function judgeGroup(
   // that is slowing down may still level off. And objects that outlived a whole interval: growth seen
   // in the last interval alone may be the work in flight at that moment.
   // The earlier intervals must keep objects at a rate the last one does not outrun beyond chance (a
-  // single older object beside a burst in the last interval is not a rate that went on).
-  const outlived = outlivedAny && -k.slowdownZ < z;
+  // single older object beside a burst in the last interval is not a rate that went on), unless they
+  // show a leak's rate by themselves: growth that speeds up (each kept object bigger, or more of them
+  // each interval) is at least as clearly a leak as a steady one.
+  const outlived = outlivedAny && (-k.slowdownZ < z || k.zBeforeLast >= z);
   if (k.z >= z && live === 'kept' && outlived && g.counts.length > 2 && !slowedDown) return 'leak';
   // Not settled by the snapshots: the holder's reads after them, when there are any, settle it — it went
   // on gaining members (a leak), or it stopped and a pause between bursts is unlikely (ruled out).

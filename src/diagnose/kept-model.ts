@@ -115,6 +115,8 @@ export interface KeptRate {
   readonly lateFrom: number;
   /** The same z over every interval: growth the early intervals show that the late ones cannot confirm. */
   readonly zAll: number;
+  /** The same z over every interval but the last: a rate the early intervals show by themselves. */
+  readonly zBeforeLast: number;
   /**
    * How many standard errors the late rate is below the early one (counts as Poisson): growth that is
    * levelling off (a cache filling over a long tail of keys) is not yet a leak. 0 without early intervals.
@@ -166,7 +168,8 @@ export function keptRate(born: readonly number[], work: readonly number[], inFli
   const from = lateFrom(m);
   const late = weightedRate(kept, work, variances, from);
   return {
-    ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdown(kept, work, from, inFlight),
+    ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, zBeforeLast: weightedRate(kept, work, variances, 0, last).z,
+    slowdownZ: slowdown(kept, work, from, inFlight),
     dispersion: dispersionOf(kept, work), lastUnknown: inFlight.variance === Infinity,
   };
 }
@@ -220,13 +223,16 @@ export function keptRateOfCounts(counts: readonly number[], moved: number, work:
   const variances = steps.map((_, k) => Math.max(counts[k]!, ZERO_COUNT_VARIANCE) + Math.max(counts[k + 1]!, ZERO_COUNT_VARIANCE));
   const from = lateFrom(steps.length);
   const late = weightedRate(kept, work, variances, from);
-  return { ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, slowdownZ: slowdownOfCounts(kept, work, variances, from), dispersion: 1, lastUnknown: false };
+  return {
+    ...late, kept, lateFrom: from, zAll: weightedRate(kept, work, variances, 0).z, zBeforeLast: weightedRate(kept, work, variances, 0, steps.length - 1).z,
+    slowdownZ: slowdownOfCounts(kept, work, variances, from), dispersion: 1, lastUnknown: false,
+  };
 }
 
-/** The kept rate from interval `from` on, each interval weighed by the inverse of its variance under "nothing is kept". */
-function weightedRate(kept: readonly number[], work: readonly number[], variances: readonly number[], from: number): { rate: number; se: number; z: number } {
+/** The kept rate over intervals [from, to), each weighed by the inverse of its variance under "nothing is kept". */
+function weightedRate(kept: readonly number[], work: readonly number[], variances: readonly number[], from: number, to = kept.length): { rate: number; se: number; z: number } {
   let weighted = 0, weights = 0;
-  for (let k = from; k < kept.length; k++) {
+  for (let k = from; k < to; k++) {
     // Rate in interval k is kept[k] / work[k], its variance variance / work[k]²: weight work² / variance.
     const w = (work[k]! * work[k]!) / variances[k]!;
     weighted += (kept[k]! / work[k]!) * w;
@@ -235,6 +241,24 @@ function weightedRate(kept: readonly number[], work: readonly number[], variance
   const rate = weights > 0 ? weighted / weights : 0;
   const se = weights > 0 ? 1 / Math.sqrt(weights) : Infinity;
   return { rate, se, z: se > 0 ? rate / se : 0 };
+}
+
+/**
+ * How many standard errors the live heap's growth per unit of work fell from the early intervals to the
+ * late ones (lateFrom), its back-and-forth `noise` bytes an interval. A cache filling over a long tail
+ * of keys slows in bytes as in count; a leak whose kept objects each hold more than the last (a growing
+ * state copied per checkpoint) may slow in count while its bytes do not. 0 without early intervals.
+ */
+export function heapSlowdownZ(totals: readonly number[], work: readonly number[], noise: number): number {
+  const m = totals.length - 1;
+  const from = lateFrom(m);
+  if (from === 0 || m < 1) return 0;
+  const sum = (a: number, b: number) => work.slice(a, b).reduce((x, y) => x + y, 0);
+  const earlyWork = sum(0, from), lateWork = sum(from, m);
+  const early = (totals[from]! - totals[0]!) / earlyWork, late = (totals[m]! - totals[from]!) / lateWork;
+  const sigma = Math.max(noise, 1);
+  const se = Math.sqrt((from * sigma * sigma) / earlyWork ** 2 + ((m - from) * sigma * sigma) / lateWork ** 2);
+  return (early - late) / se;
 }
 
 /** The early rate less the late one, in standard errors of the difference (kept counts as Poisson). */

@@ -599,3 +599,60 @@ test('a class summed over paths is sized by the paths that kept members, not by 
   const young = withClassSums([inFlight(21, 623_385, 597_513, 'Array'), inFlight(42, 2352, 0, '(system)[]')].map(fromSurvivorGroup), 4).find((g) => g.paths === 2)!;
   assert.equal(young.retainedSize, 625_737);
 });
+
+/** A chain from `className` up through `reactions` promise reactions (newest first) to the promise holding them, then `above`. */
+function reactionChain(className: string, promiseId: number, above: SurvivorGroup['chain']): SurvivorGroup['chain'] {
+  const hop = (id: number, name: string, type: string, edge: { type: string; name: string } | null, label?: { kind: 'pending-work'; text: string }) =>
+    ({ node: { id, name, type, className: name }, edge, selfSize: 40, retainedSize: 500, ...(label ? { label } : {}) });
+  const reaction = (id: number, edge: string) => ({ ...hop(id, '(system)', 'hidden', { type: 'internal', name: edge }, { kind: 'pending-work', text: 'a reaction of a promise that has not settled' }), node: { id, name: 'system / PromiseReaction', type: 'hidden', className: '(system)' } });
+  return [
+    hop(2501, className, 'object', { type: 'internal', name: 'reactions_or_result' }),
+    hop(2502, 'Promise', 'object', { type: 'context', name: '1' }),
+    hop(2503, 'system / Context', 'object', { type: 'internal', name: 'context' }),
+    hop(2504, 'Function', 'closure', { type: 'internal', name: '1' }),
+    reaction(2505, '0'),
+    reaction(2506, 'reactions_or_result'),
+    hop(promiseId, 'Promise', 'object', above[0]?.edge ?? null),
+    ...above.slice(1),
+  ];
+}
+
+test('one unsettled promise whose reaction list gains members is a leak, however many others complete', () => {
+  const root = { node: { id: 1, name: '', type: 'synthetic', className: '(root)' }, edge: null, selfSize: 0, retainedSize: 1e6 };
+  const context = { node: { id: 7, name: 'system / Context', type: 'object', className: 'system / Context' }, edge: { type: 'shortcut', name: 'x' }, selfSize: 40, retainedSize: 9100 };
+  // The promise (@900) existed before the first snapshot (its largest id is 1000): `shuttingDown`.
+  const chain = reactionChain('Reply', 900, [{ ...root, edge: { type: 'context', name: 'shuttingDown' } }, context, root]);
+  const g = { ...group('Reply', [0, 100, 200], 400_000), chain };
+  // Replies of turns that did not race complete all the time: completions of the class say nothing here.
+  const replies = row('Reply', [50, 150, 250], [20, 20]);
+  const d = diagnose({ diff: diffOf([replies], [g]) });
+  assert.equal(d.verdict, 'leak', d.evidence.join(' | '));
+  assert.equal(d.findings[0]!.kind, 'leak');
+  assert.match(d.findings[0]!.action, /settles per turn/);
+  // The same chain on a promise made after the first snapshot is not told by identity: completions decide, as before.
+  const young = { ...g, chain: reactionChain('Reply', 1500, [{ ...root, edge: { type: 'context', name: 'shuttingDown' } }, context, root]) };
+  assert.equal(diagnose({ diff: diffOf([replies], [young]) }).verdict, 'backlog');
+});
+
+test('a chain of writes whose head is new work on a timer is a backlog, even when its class never completes', () => {
+  const hop = (id: number, name: string, edge: { type: string; name: string } | null, type = 'object') => ({ node: { id, name, type, className: name }, edge, selfSize: 40, retainedSize: 500 });
+  // Head: the in-flight write's sleep promise (@2600, new) ← closure ← Timeout (new) ← TimersList (old).
+  const above = [hop(0, 'Promise', { type: 'context', name: '1' }), hop(2601, 'system / Context', { type: 'internal', name: 'context' }), hop(2602, 'Function', { type: 'property', name: '_onTimeout' }, 'closure'),
+    hop(2603, 'Timeout', { type: 'property', name: '_idleNext' }), hop(40, 'TimersList', { type: 'element', name: '15' }), { ...hop(1, '(root)', null, 'synthetic') }];
+  const chain = reactionChain('{configurable}', 2600, above);
+  const g = { ...group('{configurable}', [0, 300, 700], 400_000), chain };
+  // The configs of completed writes stay with their run: none of the class is collected.
+  const configs = row('{configurable}', [200, 500, 900], [0, 0]);
+  const d = diagnose({ diff: diffOf([configs], [g]), timesAt: [0, 15_000, 30_000] });
+  assert.equal(d.verdict, 'backlog', d.evidence.join(' | '));
+  assert.equal(d.findings[0]!.kind, 'backlog');
+  assert.equal(d.findings[0]!.drained, false);
+});
+
+test('growth that speeds up is a leak: each interval keeps more than the last', () => {
+  // 60 kept in the first interval, 400 in the last: the last outruns the first beyond chance, and the first is a leak's rate by itself.
+  const d = diagnose({ diff: diffOf([row('Checkpoint', [10, 70, 470])], [group('Checkpoint', [0, 60, 460], 200_000)]) });
+  assert.equal(d.verdict, 'leak', d.evidence.join(' | '));
+  // One older object beside a burst in the last interval is still not a rate that went on.
+  assert.notEqual(diagnose({ diff: diffOf([row('Checkpoint', [10, 11, 411])], [group('Checkpoint', [0, 1, 401], 200_000)]) }).verdict, 'leak');
+});

@@ -426,6 +426,19 @@ function diffClasses(
   return rows;
 }
 
+/**
+ * The groups to report: the `limit` largest by retained size, then those among the `limit` largest by
+ * their members' own size that are not already in. A chain of single holders (a promise chain, a
+ * running turn's frames) retains one structure many times over and would fill the first list alone,
+ * leaving out the many objects that structure holds.
+ */
+export function reportedGroups<G extends { readonly selfSize: number }>(groups: readonly G[], limit: number): G[] {
+  const first = groups.slice(0, limit);
+  const shown = new Set(first);
+  const bySelf = [...groups].sort((a, b) => b.selfSize - a.selfSize).slice(0, limit).filter((g) => !shown.has(g));
+  return [...first, ...bySelf];
+}
+
 function describeSurvivors(
   analysis: HeapAnalysis,
   series: readonly Reduced[],
@@ -437,7 +450,7 @@ function describeSurvivors(
   const maxIds = series.map((r) => r.info.maxId);
   const data = groupSurvivors(analysis, paths, signatures, maxIds);
   const intervals = series.length - 1;
-  const groups = data.groups.slice(0, limit).map((g): SurvivorGroup => {
+  const groups = reportedGroups(data.groups, limit).map((g): SurvivorGroup => {
     // The newest snapshot holds every member; earlier ones those born by then.
     const counts = g.perSnapshot.map((c, k) => (k === intervals ? g.count : c));
     return {
