@@ -133,7 +133,7 @@ export function holderFix(className: string, chain: readonly ChainHop[], at: num
   if (owner && HOLDER_OWNERS.checkpointer.test(owner.node.className) && hop.edge?.type === 'property') {
     return {
       why: `${className} objects accumulate in the checkpointer's storage (${ownerText(chain, at)}, keyed by thread): it keeps every thread's checkpoints in process memory`,
-      action: 'delete each thread when its conversation ends (checkpointer.deleteThread(threadId)), or use a durable saver (SqliteSaver, PostgresSaver) instead of an in-memory one in production',
+      action: CHECKPOINTER_ADVICE,
     };
   }
   if ((owner && HOLDER_OWNERS.metric.test(owner.node.className)) || HOLDER_OWNERS.metricEdge.test(hop.edge?.name ?? '')) {
@@ -183,6 +183,15 @@ export function suggestFix(className: string, chain: readonly ChainHop[]): Fix {
     const context = asyncContextFix(className, chain);
     if (context) return context;
   }
+  // Objects inside a checkpoint's channel values are a LangGraph thread's state: a long thread grows it
+  // step by step, and each checkpoint copies it whole.
+  const state = chain.findIndex((h) => h.edge?.name === 'channel_values');
+  if (state > 0) {
+    return {
+      why: `${className} objects are a LangGraph thread's state, held in a checkpoint's channel values (${chain[state]!.node.className} @${chain[state]!.node.id}): the state grows with every step of the thread and each checkpoint copies it`,
+      action: CHECKPOINTER_ADVICE,
+    };
+  }
   if (/^(CompiledStateGraph|StateGraph|Pregel)$/.test(className)) {
     return { why: `${className} objects should be few`, action: 'compile the graph once at startup and reuse it for every turn instead of compiling per request' };
   }
@@ -227,6 +236,10 @@ export function backlogFix(chain: readonly ChainHop[], className?: string, check
   const name = className ?? chain[0]?.node.className;
   return { why: `work${name ? ` (${name})` : ''} is queued faster than it completes (pending promises or writes pile up)`, action: advice };
 }
+
+/** What to change when a checkpointer's storage (or what it copies) grows: one home for holderFix, the checkpoint state and holder-bytes.ts. */
+export const CHECKPOINTER_ADVICE =
+  'prune what the checkpointer keeps (delete each thread when its conversation ends, checkpointer.deleteThread(threadId); keep a thread\'s last checkpoints, not all; bound how long one thread runs), or use a durable saver (SqliteSaver, PostgresSaver) instead of an in-memory one';
 
 /**
  * The fix for growth held in the reaction list of one promise that never settles (`at`: the promise's

@@ -8,7 +8,7 @@
 import type { ClassDiffRow, DiffResult } from '../analysis/diff/diff-series.js';
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { Finding } from './finding.js';
-import { fixFields } from './fixes.js';
+import { CHECKPOINTER_ADVICE, fixFields } from './fixes.js';
 import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
 import { rates } from './finding-rates.js';
 import type { GrowthContext } from './growth-findings.js';
@@ -61,7 +61,7 @@ export function growingCheckpointers(ctx: GrowthContext, z: number): Finding[] {
         chain,
         ...fixFields({
           why: `the checkpointer ${row.name}${id} holds the same ${row.counts[0]} object${row.counts[0] === 1 ? '' : 's'} through the series while what it retains rose in every interval (${sizes}): each checkpoint it keeps copies a state that grows`,
-          action: 'prune what it keeps (delete each thread when its conversation ends, checkpointer.deleteThread(threadId); keep the last checkpoints of a thread, not all), bound how long one thread runs, or use a durable saver (SqliteSaver, PostgresSaver) instead of an in-memory one',
+          action: CHECKPOINTER_ADVICE,
         }),
         evidence: [`${row.name}${id}: ${row.counts.join(' → ')} object(s), none added or collected, retaining ${sizes}: it keeps more bytes in every interval with the work, not more objects`],
       };
