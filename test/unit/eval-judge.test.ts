@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeProgram, drawOneSnapshotProgram, drawProgram, drawServiceProgram, farFromLimit, foundInOneSnapshot, FRAMEWORK_CLASSES, keptInOneSnapshot, keptPerInterval, NATIVE_HANDLE_CLASS, oneSnapshotKind, truthOf, type ProgramParams } from '../helpers/eval/draw.js';
 import { drawLangGraphProgram, langGraphTruth, saverLoad, type LangGraphFault } from '../helpers/eval/draw-langgraph.js';
+import { isShapeKind } from '../helpers/eval/draw-shapes.js';
 import { judge, summarize } from '../helpers/eval/judge.js';
 import { resultOf } from '../helpers/eval/evaluate.js';
 import { keptDuringCapture, type Answer } from '../helpers/eval/run-program.js';
@@ -134,9 +135,9 @@ test('one-snapshot draw: healthy programs as the series draws them, or the conte
   for (let k = 0; k < 400; k++) {
     const series = drawProgram(2024, k);
     assert.notEqual(series.fault.kind, 'context-capture', 'the series draw never carries the one-snapshot fault');
-    // The one-snapshot draw runs program.cjs's programs only: where the series has a LangGraph program it
-    // draws the service program that index would otherwise have.
-    if (series.fault.kind === 'langgraph') continue;
+    // The one-snapshot draw runs program.cjs's programs only: where the series has a LangGraph or a shape
+    // program it draws the service program that index would otherwise have.
+    if (series.fault.kind === 'langgraph' || isShapeKind(series.fault.kind)) continue;
     const p = drawOneSnapshotProgram(2024, k);
     if (oneSnapshotKind(p) === 'client-per-turn' || oneSnapshotKind(p) === 'healthy-clients') {
       assert.notEqual(truthOf(series), 'none', `#${k}: a healthy program is never replaced unless drawn to be captured`);

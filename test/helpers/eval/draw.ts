@@ -2,11 +2,13 @@
 // one program of fixtures/generator/program.cjs, and the program's truth, known by construction. Program k
 // of a seed is drawn from its own PRNG stream, so `--only k` replays it without drawing the others.
 // The PRNG is mulberry32 (public domain, Tommy Ettinger), the programs' own: small, fast, good enough for drawing parameters.
-// LangGraph programs (draw-langgraph.ts, their own template) take a share of the indexes, decided on a
-// stream of their own, so every other program of a seed is what it was before they came.
+// LangGraph programs (draw-langgraph.ts, their own template) and the shapes of pending work and kept
+// state (draw-shapes.ts, theirs) take shares of the indexes, each decided on a stream of its own, so every
+// other program of a seed is what it was before they came.
 
 import { createRequire } from 'node:module';
 import { describeLangGraph, drawLangGraphProgram, langGraphKept, langGraphTruth, maybeLangGraphProgram, type LangGraphFault } from './draw-langgraph.js';
+import { describeShape, drawShapeProgram, isShapeKind, maybeShapeProgram, shapeKept, shapeTruth, shapeWritesLedger, type ShapeFault, type ShapeKind } from './draw-shapes.js';
 
 export type Truth = 'leak' | 'external' | 'native' | 'backlog' | 'none';
 
@@ -39,6 +41,8 @@ export type Fault =
   | { readonly kind: 'context-capture'; readonly stores: number }
   /** LangGraph under load, its own template (draw-langgraph.ts): checkpoint writes that keep up, drain, or pile up. */
   | LangGraphFault
+  /** Ordered pending chains, a long-lived promise gaining reactions, kept amounts growing faster than linearly (draw-shapes.ts). */
+  | ShapeFault
   /**
    * One snapshot only (drawOneSnapshotProgram): each of the first `copies` turns makes a client of a
    * framework class (`className`) and keeps it forever in a registry, all before the program serves.
@@ -108,8 +112,8 @@ export interface DrawOptions {
   readonly maxHeapMB?: number;
   /** Longest snapshot interval drawn, from 2 s (default 5 s; the npm-test sample keeps them short). */
   readonly maxIntervalMs?: number;
-  /** Only programs of this fault kind (`npm run eval -- --fault langgraph`). */
-  readonly fault?: 'langgraph';
+  /** Only programs of this fault kind (`npm run eval -- --fault langgraph`, or a shape: chain, race, growing). */
+  readonly fault?: 'langgraph' | ShapeKind;
 }
 
 /**
@@ -121,7 +125,7 @@ export const NATIVE_HANDLE_BYTES = 20 * 1024;
 /** The class a leak finding names when it finds the kept native handles themselves. */
 export const NATIVE_HANDLE_CLASS = 'SecureContext';
 
-const USER_CLASSES = ['SessionRecord', 'TraceSpan', 'OrderLine', 'PromptCache', 'ToolCall', 'RetryTicket', 'AuditEvent', 'ChunkIndex'];
+export const USER_CLASSES = ['SessionRecord', 'TraceSpan', 'OrderLine', 'PromptCache', 'ToolCall', 'RetryTicket', 'AuditEvent', 'ChunkIndex'];
 const COMMON_CLASSES = ['Object', 'Array', 'closure', 'string'];
 
 /** The programs' own PRNG (fixtures/generator/common.cjs), one home for the draws and the programs' run-time draws. */
@@ -165,7 +169,8 @@ const FAULTS = { none: 40, leak: 30, 'backlog-grows': 5, external: 10, native: 7
 
 export function drawProgram(seed: number, index: number, options: DrawOptions = {}): ProgramParams {
   if (options.fault === 'langgraph') return drawLangGraphProgram(seed, index, options);
-  return maybeLangGraphProgram(seed, index, options) ?? drawServiceProgram(seed, index, options);
+  if (options.fault !== undefined && isShapeKind(options.fault)) return drawShapeProgram(seed, index, options.fault, options);
+  return maybeLangGraphProgram(seed, index, options) ?? maybeShapeProgram(seed, index, options) ?? drawServiceProgram(seed, index, options);
 }
 
 /** A program of fixtures/generator/program.cjs: healthy parts and at most one fault of its own. */
@@ -403,15 +408,19 @@ export function truthOf(p: ProgramParams): Truth {
       return 'leak';
     case 'langgraph':
       return langGraphTruth(p.fault);
+    case 'chain':
+    case 'race':
+    case 'growing':
+      return shapeTruth(p, p.fault);
     default:
       return 'none';
   }
 }
 
-/** Kept per interval and bytes kept per interval (0 for programs that keep nothing). */
-/** The faults whose program writes a ledger of what it keeps or queues beyond its consumer (program.cjs). */
+/** The faults whose program writes a ledger of what it keeps or queues beyond its consumer (program.cjs, pending-program.cjs). */
 export const writesLedger = (p: ProgramParams): boolean =>
-  p.fault.kind === 'leak' || p.fault.kind === 'external' || p.fault.kind === 'native' || p.fault.kind === 'backlog-grows';
+  p.fault.kind === 'leak' || p.fault.kind === 'external' || p.fault.kind === 'native' || p.fault.kind === 'backlog-grows' ||
+  ((p.fault.kind === 'chain' || p.fault.kind === 'race' || p.fault.kind === 'growing') && shapeWritesLedger(p, p.fault));
 
 /**
  * Kept per interval: what the program really kept while leakhunt looked (`observed`, from its ledger,
@@ -420,6 +429,7 @@ export const writesLedger = (p: ProgramParams): boolean =>
 export function keptPerInterval(p: ProgramParams, observed?: number): { readonly count: number; readonly bytes: number } {
   const f = p.fault;
   if (f.kind === 'langgraph') return langGraphKept(p, f);
+  if (f.kind === 'chain' || f.kind === 'race' || f.kind === 'growing') return shapeKept(p, f, observed);
   if (f.kind === 'none' || f.kind === 'backlog-drains' || f.kind === 'context-capture' || f.kind === 'client-per-turn') return { count: 0, bytes: 0 };
   const count = observed ?? f.ratePerInterval;
   return { count, bytes: count * f.itemBytes };
@@ -443,6 +453,7 @@ export function describeProgram(p: ProgramParams): string {
   if (f.kind === 'backlog-drains') parts.push(`fault backlog-drains ${f.className} burst ${f.burst}/${f.cycleTurns} turns`);
   else if (f.kind === 'context-capture') parts.push(`fault context-capture ${f.stores} stores kept by never-cleared timers`);
   else if (f.kind === 'langgraph') parts.push(describeLangGraph(f));
+  else if (f.kind === 'chain' || f.kind === 'race' || f.kind === 'growing') parts.push(describeShape(p, f));
   else if (f.kind === 'client-per-turn') parts.push(`fault client-per-turn ${f.copies} ${f.clientClass} kept`);
   else if (f.kind !== 'none') {
     const what = 'className' in f ? ` ${f.className}` : '';

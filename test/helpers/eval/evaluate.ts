@@ -111,6 +111,11 @@ export function renderReport(seed: number, results: readonly ProgramResult[], su
   lines.push('detection by kept rate and by kept bytes during the capture (programs with a leak)');
   lines.push(...renderTable([['kept a interval', 'programs', 'detected', 'rate'],
     ...[...summary.byRate, ...summary.byBytes].map((b) => [b.bucket, String(b.programs), String(b.detected), b.programs ? pct(b.detected / b.programs) : '-'])]));
+  lines.push('');
+  lines.push('by fault kind (the family a program was drawn as; its healthy twins and draining sides included)');
+  const share = (n: number, of: number) => (of ? `${n}/${of} (${pct(n / of)})` : '-');
+  lines.push(...renderTable([['fault', 'programs', 'right', 'detected', 'detected above the limit'],
+    ...summary.byFault.map((f) => [f.fault, String(f.programs), share(f.right, f.programs), share(f.detected, f.leaks), share(f.detectedAboveLimit, f.aboveLimit)])]));
   const alarms = results.filter((r) => r.truth === 'none' && r.verdict !== null && ALARMS.has(r.verdict));
   lines.push('');
   lines.push(`false alarms: ${alarms.length === 0 ? 'none' : alarms.map((r) => `#${r.params.index} (${r.verdict})`).join(', ')}`);
@@ -153,5 +158,6 @@ export function jsonReport(seed: number, results: readonly ProgramResult[], summ
     inconclusiveRate: summary.inconclusiveRate,
     byRate: summary.byRate,
     byBytes: summary.byBytes,
+    byFault: summary.byFault,
   };
 }

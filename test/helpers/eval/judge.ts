@@ -19,8 +19,12 @@ export const ALARMS: ReadonlySet<string> = new Set(['leak', 'external', 'native'
 /** attach exits 1 exactly for these (src/cli/commands/attach.ts; no gates are set by the eval). */
 const EXIT_ONE: ReadonlySet<string> = new Set(['leak', 'external']);
 
-/** A queue that never drains: jobs nobody serves in time, or LangGraph's checkpoint writes behind a saver too slow. */
-const neverDrains = (p: ProgramParams): boolean => p.fault.kind === 'backlog-grows' || (p.fault.kind === 'langgraph' && truthOf(p) === 'leak');
+/**
+ * A queue that never drains: jobs nobody serves in time, LangGraph's checkpoint writes behind a saver too
+ * slow, or an ordered chain of writes whose writer never catches up.
+ */
+const neverDrains = (p: ProgramParams): boolean =>
+  p.fault.kind === 'backlog-grows' || ((p.fault.kind === 'langgraph' || p.fault.kind === 'chain') && truthOf(p) === 'leak');
 
 /** The verdicts that are right for each truth. */
 export function rightVerdicts(p: ProgramParams): readonly string[] {
@@ -107,6 +111,20 @@ export interface BucketRow {
   readonly detected: number;
 }
 
+/** One fault kind's programs (a family: leak, chain, race, growing, langgraph…): its own detection rate. */
+export interface FaultRow {
+  readonly fault: string;
+  readonly programs: number;
+  /** Answered right, whatever the truth (twins and draining sides included). */
+  readonly right: number;
+  /** Programs of the kind that keep something (leak, external, native), and those answered right. */
+  readonly leaks: number;
+  readonly detected: number;
+  /** The same over those above the detection limit while leakhunt looked. */
+  readonly aboveLimit: number;
+  readonly detectedAboveLimit: number;
+}
+
 export interface Summary {
   readonly confusion: Record<string, Record<string, number>>;
   /** Programs with a leak (leak, external, native) answered right, over all of them. */
@@ -124,6 +142,8 @@ export interface Summary {
   readonly inconclusiveRate: number | null;
   readonly byRate: readonly BucketRow[];
   readonly byBytes: readonly BucketRow[];
+  /** Per fault kind, in order of first appearance. */
+  readonly byFault: readonly FaultRow[];
   readonly counts: { readonly programs: number; readonly right: number; readonly wrong: number; readonly inconclusive: number; readonly belowLimit: number };
 }
 
@@ -153,6 +173,16 @@ export function summarize(results: readonly ProgramResult[]): Summary {
       const inBucket = leaky.filter((r) => value(r) >= b.from && value(r) < b.to);
       return { bucket: b.label, programs: inBucket.length, detected: inBucket.filter((r) => r.right).length };
     });
+  const kinds = [...new Set(results.map((r) => r.params.fault.kind))];
+  const byFault = kinds.map((fault): FaultRow => {
+    const of = results.filter((r) => r.params.fault.kind === fault);
+    const leaks = of.filter((r) => isLeakTruth(r.truth));
+    const aboveOf = leaks.filter((r) => aboveLimit(r.params, observed(r)));
+    return {
+      fault, programs: of.length, right: of.filter((r) => r.right).length, leaks: leaks.length, detected: leaks.filter((r) => r.right).length,
+      aboveLimit: aboveOf.length, detectedAboveLimit: aboveOf.filter((r) => r.right).length,
+    };
+  });
   return {
     confusion,
     detectionRate: ratio(leaky.filter((r) => r.right).length, leaky.length),
@@ -162,6 +192,7 @@ export function summarize(results: readonly ProgramResult[]): Summary {
     inconclusiveRate: ratio(results.filter((r) => r.verdict === 'inconclusive').length, results.length),
     byRate: bucketRows(RATE_BUCKETS, (r) => keptPerInterval(r.params, observed(r)).count),
     byBytes: bucketRows(BYTE_BUCKETS, (r) => keptPerInterval(r.params, observed(r)).bytes),
+    byFault,
     counts: {
       programs: results.length,
       right: results.filter((r) => r.judgement === 'right').length,

@@ -12,12 +12,17 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from '../cli.js';
 import { catchesSigusr1, processRunning, sleep, waitFor } from '../live-target.js';
 import { writesLedger, type ProgramParams } from './draw.js';
+import { isShapeKind } from './draw-shapes.js';
 
 export const PROGRAM = fileURLToPath(new URL('../../../../fixtures/generator/program.cjs', import.meta.url));
 export const LANGGRAPH_PROGRAM = fileURLToPath(new URL('../../../../fixtures/generator/langgraph-program.cjs', import.meta.url));
+export const PENDING_PROGRAM = fileURLToPath(new URL('../../../../fixtures/generator/pending-program.cjs', import.meta.url));
 
-/** The template that runs a program's params: LangGraph programs have their own. */
-export const templateOf = (p: ProgramParams): string => (p.fault.kind === 'langgraph' ? LANGGRAPH_PROGRAM : PROGRAM);
+/** The template that runs a program's params: LangGraph programs and the shapes (draw-shapes.ts) have their own. */
+export function templateOf(p: ProgramParams): string {
+  if (p.fault.kind === 'langgraph') return LANGGRAPH_PROGRAM;
+  return isShapeKind(p.fault.kind) ? PENDING_PROGRAM : PROGRAM;
+}
 export const COUNTER = 'globalThis.__evalTurns';
 
 /** What the answer of attach (or report) says, reduced to what the judge reads. */
