@@ -5,7 +5,7 @@
 // confusion matrix, detection by kept rate and bytes, the false alarms, and a replay command for every
 // wrong or inconclusive program. A fresh seed unless --seed is given.
 //   npm run eval -- [--programs 200] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>]
-//                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>] [--fault langgraph]
+//                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>] [--fault langgraph|chain|race|growing]
 //   npm run eval -- --replay <kept dir> [--only <index>] [--json out.json]   today's build on kept captures
 //   npm run eval -- --one-snapshot [--programs N] [--seed S] [--kinds k,…]   healthy, context-capture and
 //                   client programs, one snapshot, analyze
@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms] [--fault langgraph]
+const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms] [--fault langgraph|chain|race|growing]
        npm run eval -- --replay <kept dir> [--only K] [--json out.json] [--concurrency 1|2]
        npm run eval -- --one-snapshot [--programs N] [--seed S] [--kinds k,…] [--node …] [--json out.json] [--keep <dir>]
        npm run eval -- --sample [--node …] [--json out.json] [--keep <dir>]
@@ -67,9 +67,11 @@ const concurrency = intOf('concurrency', values.concurrency, 1, 2);
 const only = intOf('only', values.only, 0, 1e6);
 const maxHeap = intOf('max-heap', values['max-heap'], 20, 500);
 const maxInterval = intOf('max-interval', values['max-interval'], 2000, 5000);
-// Only programs of one fault kind (draw.ts DrawOptions.fault): LangGraph programs are a small share otherwise.
+// Only programs of one fault kind (draw.ts DrawOptions.fault): LangGraph programs and each shape
+// (draw-shapes.ts) are a small share otherwise.
+const FAULTS_ONLY = ['langgraph', 'chain', 'race', 'growing'];
 const faultOnly = values.fault;
-if (faultOnly !== undefined && faultOnly !== 'langgraph') fail(`--fault ${faultOnly}: only langgraph`);
+if (faultOnly !== undefined && !FAULTS_ONLY.includes(faultOnly)) fail(`--fault ${faultOnly}: one of ${FAULTS_ONLY.join(', ')}`);
 if (faultOnly !== undefined && (values.sample || values['one-snapshot'] || values.replay !== undefined)) fail('--fault draws series programs only');
 if (values.sample && (values.seed || values.programs || values['max-heap'] || values['max-interval'] || values['one-snapshot'] || values.replay)) fail('--sample has its own seed, programs and draw');
 if (values.replay !== undefined && (values['one-snapshot'] || values.keep || values.seed || values.programs)) fail('--replay takes the seed and programs from the kept directory');
