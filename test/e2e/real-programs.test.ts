@@ -26,7 +26,8 @@ const KEEP = process.env.LEAKHUNT_REAL_KEEP;
 const TEST_TIMEOUT_MS = 900_000;
 
 async function attachReal(program: string): Promise<{ out: AttachJson; code: number | null }> {
-  const target = await startTarget({ fixture: `real-programs/${program}.mjs`, warmupMs: 5_000 });
+  // --inspect-port=0: SIGUSR1 opens the inspector on a free port, so runs beside other targets do not collide on 9229.
+  const target = await startTarget({ fixture: `real-programs/${program}.mjs`, nodeArgs: ['--inspect-port=0'], warmupMs: 5_000 });
   const dir = mkdtempSync(join(KEEP ?? tmpdir(), `leakhunt-real-${program}-`));
   try {
     const r = await runCli(['attach', String(target.pid), '--interval', INTERVAL, '--out', join(dir, 'capture'), '--json', '--no-progress'], { timeoutMs: TEST_TIMEOUT_MS - 60_000 });
