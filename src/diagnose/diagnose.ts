@@ -113,7 +113,11 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const backlog = [...held, ...pendingRows.findings].sort((a, b) => backlogOrder(a.className, b.className));
   // A checkpointer keeping more bytes in the same objects is what keeps the growth, unless its writes
   // pile up (pending puts carry the copies: a backlog explains them): it leads the leak's findings.
-  if (!checkpointWritesPileUp(diff, params)) kept.unshift(...growingCheckpointers(ctx, leakZ(1, params.falseAlarm)));
+  // When kept objects already show that growth in its storage (their chains pass it), they say it.
+  if (!checkpointWritesPileUp(diff, params)) {
+    const shown = (c: Finding) => kept.some((f) => f.chain.some((h) => h.node.className === c.className));
+    kept.unshift(...growingCheckpointers(ctx, leakZ(1, params.falseAlarm)).filter((c) => !shown(c)));
+  }
   // Bytes weighed where they live: in the lasting groups, backing stores against JS objects. Without
   // any, and only where ids cannot tell kept Buffers from Buffers in flight (both count in a class
   // total), the backing-store class totals against the program's objects. With ids a kept Buffer is a
