@@ -5,7 +5,7 @@
 // confusion matrix, detection by kept rate and bytes, the false alarms, and a replay command for every
 // wrong or inconclusive program. A fresh seed unless --seed is given.
 //   npm run eval -- [--programs 200] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>]
-//                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>] [--fault langgraph|chain|race|growing]
+//                   [--concurrency 1|2] [--only <index>] [--max-heap <MB>] [--max-interval <ms>] [--fault langgraph|chain|race|growing] [--no-shapes]
 //   npm run eval -- --replay <kept dir> [--only <index>] [--json out.json]   today's build on kept captures
 //   npm run eval -- --one-snapshot [--programs N] [--seed S] [--kinds k,…]   healthy, context-capture and
 //                   client programs, one snapshot, analyze
@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms] [--fault langgraph|chain|race|growing]
+const USAGE = `usage: npm run eval -- [--programs N] [--seed S] [--node 20|22|24|<path>] [--json out.json] [--keep <dir>] [--concurrency 1|2] [--only K] [--max-heap MB] [--max-interval ms] [--fault langgraph|chain|race|growing] [--no-shapes]
        npm run eval -- --replay <kept dir> [--only K] [--json out.json] [--concurrency 1|2]
        npm run eval -- --one-snapshot [--programs N] [--seed S] [--kinds k,…] [--node …] [--json out.json] [--keep <dir>]
        npm run eval -- --sample [--node …] [--json out.json] [--keep <dir>]
@@ -46,6 +46,7 @@ try {
       'max-heap': { type: 'string' },
       'max-interval': { type: 'string' },
       fault: { type: 'string' },
+      'no-shapes': { type: 'boolean', default: false },
       sample: { type: 'boolean', default: false },
       'truth-check': { type: 'boolean', default: false },
     },
@@ -72,6 +73,9 @@ const maxInterval = intOf('max-interval', values['max-interval'], 2000, 5000);
 const FAULTS_ONLY = ['langgraph', 'chain', 'race', 'growing'];
 const faultOnly = values.fault;
 if (faultOnly !== undefined && !FAULTS_ONLY.includes(faultOnly)) fail(`--fault ${faultOnly}: one of ${FAULTS_ONLY.join(', ')}`);
+// --no-shapes: every index draws what the generator drew before the shapes (the sample's draw, draw.ts).
+const noShapes = values['no-shapes'];
+if (noShapes && faultOnly !== undefined) fail('--no-shapes goes without --fault');
 if (faultOnly !== undefined && (values.sample || values['one-snapshot'] || values.replay !== undefined)) fail('--fault draws series programs only');
 if (values.sample && (values.seed || values.programs || values['max-heap'] || values['max-interval'] || values['one-snapshot'] || values.replay)) fail('--sample has its own seed, programs and draw');
 if (values.replay !== undefined && (values['one-snapshot'] || values.keep || values.seed || values.programs)) fail('--replay takes the seed and programs from the kept directory');
@@ -138,7 +142,7 @@ if (values.replay !== undefined) {
 const seed = values.sample ? SAMPLE.seed : values.seed !== undefined ? intOf('seed', values.seed, 0, 2 ** 32 - 1) : randomInt(2 ** 31);
 const node = nodeOf(values.node);
 const version = nodeVersion(node);
-const draw = values.sample ? SAMPLE.draw : { ...(maxHeap === undefined ? {} : { maxHeapMB: maxHeap }), ...(maxInterval === undefined ? {} : { maxIntervalMs: maxInterval }), ...(faultOnly === undefined ? {} : { fault: faultOnly }) };
+const draw = values.sample ? SAMPLE.draw : { ...(maxHeap === undefined ? {} : { maxHeapMB: maxHeap }), ...(maxInterval === undefined ? {} : { maxIntervalMs: maxInterval }), ...(faultOnly === undefined ? {} : { fault: faultOnly }), ...(noShapes ? { shapes: false } : {}) };
 const programs = intOf('programs', values.programs, 1, 100000) ?? (values['one-snapshot'] ? 20 : 200);
 console.log(`eval: seed ${seed} · node ${version} · leakhunt ${commit()}`);
 
@@ -224,7 +228,7 @@ if (values['one-snapshot']) {
 const indexes = only !== undefined ? [only] : values.sample ? sampleIndexes(seed, draw) : Array.from({ length: programs }, (_, k) => k);
 const results = await evaluatePrograms({ seed, indexes, node, concurrency: values.sample ? SAMPLE.concurrency : concurrency, draw, ...(values.keep === undefined ? {} : { keepDir: values.keep }), onResult: progress });
 const summary = summarize(results);
-const extra = `${values.node ? ` --node ${values.node}` : ''}${values.sample ? SAMPLE.replayFlags : `${maxHeap ? ` --max-heap ${maxHeap}` : ''}${maxInterval ? ` --max-interval ${maxInterval}` : ''}${faultOnly ? ` --fault ${faultOnly}` : ''}`}`;
+const extra = `${values.node ? ` --node ${values.node}` : ''}${values.sample ? SAMPLE.replayFlags : `${maxHeap ? ` --max-heap ${maxHeap}` : ''}${maxInterval ? ` --max-interval ${maxInterval}` : ''}${faultOnly ? ` --fault ${faultOnly}` : ''}${noShapes ? ' --no-shapes' : ''}`}`;
 console.log('');
 console.log(renderReport(seed, results, summary, (k) => replayCommand(seed, k, extra)).join('\n'));
 console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s on ${version}, concurrency ${concurrency}${values.keep ? `; captures kept in ${values.keep} (npm run eval -- --replay ${values.keep})` : ''}`);

@@ -114,6 +114,12 @@ export interface DrawOptions {
   readonly maxIntervalMs?: number;
   /** Only programs of this fault kind (`npm run eval -- --fault langgraph`, or a shape: chain, race, growing). */
   readonly fault?: 'langgraph' | ShapeKind;
+  /**
+   * false: no shape programs (`--no-shapes`): every index draws what the generator drew before them. The
+   * npm-test sample runs so: it gates the diagnosis on the kinds it was built for, and the shapes are
+   * measured by `npm run eval -- --fault <kind>` until the diagnosis answers them.
+   */
+  readonly shapes?: boolean;
 }
 
 /**
@@ -170,7 +176,7 @@ const FAULTS = { none: 40, leak: 30, 'backlog-grows': 5, external: 10, native: 7
 export function drawProgram(seed: number, index: number, options: DrawOptions = {}): ProgramParams {
   if (options.fault === 'langgraph') return drawLangGraphProgram(seed, index, options);
   if (options.fault !== undefined && isShapeKind(options.fault)) return drawShapeProgram(seed, index, options.fault, options);
-  return maybeLangGraphProgram(seed, index, options) ?? maybeShapeProgram(seed, index, options) ?? drawServiceProgram(seed, index, options);
+  return maybeLangGraphProgram(seed, index, options) ?? (options.shapes === false ? undefined : maybeShapeProgram(seed, index, options)) ?? drawServiceProgram(seed, index, options);
 }
 
 /** A program of fixtures/generator/program.cjs: healthy parts and at most one fault of its own. */

@@ -5,8 +5,9 @@ import type { DrawOptions } from './draw.js';
 
 export const SAMPLE = {
   seed: 21,
-  draw: { maxHeapMB: 40, maxIntervalMs: 2500 } satisfies DrawOptions,
+  // Without the shapes (draw.ts DrawOptions.shapes): the programs the sample ran before they came.
+  draw: { maxHeapMB: 40, maxIntervalMs: 2500, shapes: false } satisfies DrawOptions,
   concurrency: 2,
   /** What a replay command of a sample program adds to `--seed S --only K`. */
-  replayFlags: ' --max-heap 40 --max-interval 2500',
+  replayFlags: ' --max-heap 40 --max-interval 2500 --no-shapes',
 } as const;
