@@ -190,6 +190,8 @@ test('LangGraph programs: a small share of a seed, the same per (seed, index), e
     const side = `${f.durability} ${truth} ${f.saverLatencyMs > f.stepMs ? 'slow' : 'fast'} saver ${f.loadMs > 0 ? 'phased' : 'steady'} ${f.modelMs > 0 ? 'long' : 'short'}`;
     seen.set(side, (seen.get(side) ?? 0) + 1);
   }
+  const memory = Array.from({ length: 400 }, (_, k) => drawLangGraphProgram(5, k).fault as LangGraphFault).filter((f) => f.saver === 'memory').length;
+  assert.ok(memory > 80 && memory < 160, `${memory} of 400 on the MemorySaver`);
   for (const side of ['sync none slow', 'sync none fast', 'async none fast', 'async backlog slow saver steady', 'async backlog slow saver phased', 'async leak slow', 'async backlog slow saver steady long']) {
     assert.ok([...seen.keys()].some((s) => s.startsWith(side)), `${side}: ${[...seen.keys()].join(' | ')}`);
   }

@@ -31,7 +31,12 @@ export interface LangGraphFault {
   readonly pauseMs: number;
   /** Runs started a second during load, as constructed (for sync: what busy clients and the saver let through). */
   readonly runsPerSecond: number;
+  /** LangGraph's MemorySaver behind the pool instead of the SQLite saver (absent: SQLite, where it loads). */
+  readonly saver?: 'memory';
 }
+
+/** Share of LangGraph programs on the MemorySaver: on a stream of its own, so the others' params stay as drawn. */
+const MEMORY_SAVER_SHARE = 0.3;
 
 /** Share of a seed's programs that are LangGraph programs: 8 parts beside FAULTS' 100. */
 const LANGGRAPH_SHARE = 8 / 108;
@@ -145,7 +150,8 @@ export function drawLangGraphProgram(seed: number, index: number, options: DrawO
       saverLatencyMs = Math.max(1, Math.round((rho * connections * 1000) / (asyncRate * w)));
     }
   }
-  const fault: LangGraphFault = { kind: 'langgraph', regime, durability: regime === 'sync' ? 'sync' : 'async', arrivalsPerSecond, workers, steps, stepMs, modelMs, docBytes, saverLatencyMs, connections, loadMs, pauseMs, runsPerSecond };
+  const memory = new Draw(mulberry32(programSeed(seed ^ 0x4cf5ad43, index))).chance(MEMORY_SAVER_SHARE);
+  const fault: LangGraphFault = { kind: 'langgraph', regime, durability: regime === 'sync' ? 'sync' : 'async', arrivalsPerSecond, workers, steps, stepMs, modelMs, docBytes, saverLatencyMs, connections, loadMs, pauseMs, runsPerSecond, ...(memory ? { saver: 'memory' as const } : {}) };
   const meanRate = runsPerSecond * duty(fault);
   const intervalMs = d.int(2000, Math.max(2000, Math.min(5000, options.maxIntervalMs ?? 5000)));
   const turnMs = Math.max(1, Math.round(1000 / meanRate));
@@ -172,5 +178,5 @@ export function describeLangGraph(f: LangGraphFault): string {
   const phases = f.loadMs > 0 ? `, load ${f.loadMs} ms / pause ${f.pauseMs} ms` : '';
   const model = f.modelMs > 0 ? ` + model ${f.modelMs} ms` : '';
   const doc = f.docBytes > 0 ? `, doc ${f.docBytes} B` : '';
-  return `fault langgraph ${f.durability} (${f.regime}) · ${f.arrivalsPerSecond.toFixed(1)} requests/s, ${f.workers} clients, ${f.runsPerSecond.toFixed(1)} runs/s · ${f.steps} steps × ${f.stepMs} ms${model}${doc} · saver ${f.saverLatencyMs} ms × ${f.connections} connections, load ρ ${saverLoad(f).toFixed(2)}${phases}`;
+  return `fault langgraph ${f.durability} (${f.regime}) · ${f.arrivalsPerSecond.toFixed(1)} requests/s, ${f.workers} clients, ${f.runsPerSecond.toFixed(1)} runs/s · ${f.steps} steps × ${f.stepMs} ms${model}${doc} · ${f.saver === 'memory' ? 'MemorySaver' : 'saver'} ${f.saverLatencyMs} ms × ${f.connections} connections, load ρ ${saverLoad(f).toFixed(2)}${phases}`;
 }
