@@ -15,6 +15,13 @@ export function formatBytes(bytes: number): string {
   return `${sign}${v.toFixed(digits)} ${UNITS[u]}`;
 }
 
+/** `12.3 KiB` / `4.5 MiB` / `−2.0 KiB`: sizes in a diagnosis's evidence, one decimal, never bytes. */
+export function formatKib(bytes: number): string {
+  const abs = Math.abs(bytes);
+  const text = abs >= 1024 * 1024 ? `${(abs / 1024 / 1024).toFixed(1)} MiB` : `${(abs / 1024).toFixed(1)} KiB`;
+  return bytes < 0 ? `−${text}` : text;
+}
+
 /** `+1.5 MiB` / `-20 B`: a delta with its sign always shown. */
 export function formatBytesDelta(bytes: number): string {
   return bytes > 0 ? `+${formatBytes(bytes)}` : bytes === 0 ? '0 B' : formatBytes(bytes);

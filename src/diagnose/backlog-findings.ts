@@ -8,7 +8,7 @@ import type { Candidate, Finding } from './finding.js';
 import { backlogFix, fixFields, pendingQueueOf, unsettledPromiseFix } from './fixes.js';
 import { firstMaxIdOf } from './fold-findings.js';
 import { CHECKPOINT_CHAIN } from './recognisers.js';
-import { drainedAfterPeak, growsWithWork, stepsOf, workUnitOf, type Significance } from './growth-model.js';
+import { drainedAfterPeak, growsWithWork, stepsOf, workUnitOf, type Significance, type WorkUnit } from './growth-model.js';
 import { leakZ, trendChance } from './kept-model.js';
 import type { GrowthContext } from './growth-findings.js';
 import { rates } from './finding-rates.js';
@@ -182,7 +182,7 @@ function drainText(drained: boolean): string {
  * an interval and alive at its end joined, members alive at a snapshot and gone by the next completed.
  * Per second with time as the work, per unit with a counter, else per interval. Undefined without ids.
  */
-export function fillAndDrain(row: ClassDiffRow | undefined, work: readonly number[], unit: 'unit' | 'ms' | 'interval'): string | undefined {
+export function fillAndDrain(row: ClassDiffRow | undefined, work: readonly number[], unit: WorkUnit): string | undefined {
   if (!row?.newPerInterval || !row.deletedPerInterval) return undefined;
   const total = work.reduce((a, b) => a + b, 0);
   if (!(total > 0)) return undefined;
@@ -210,9 +210,10 @@ const IN_MOTION = /^(Timeout|Immediate|TimersList)$/;
  * - `stuck`: a promise that existed before the first snapshot: one promise, unsettled through the whole
  *   series, whose reaction list gains members. A reaction is released only when its promise settles,
  *   so its members are kept however many other operations of their class complete.
- * - `advancing`: a chain of pending operations (two or more on the path) whose head is new work held only through work in motion (a timer about to fire, what ran at the
- *   snapshot's moment, a native request): the chain's head moves on, members completing in order while
- *   others join; whether that is a backlog or a pile-up is then a matter of counts, not of completions.
+ * - `advancing`: a chain of pending operations (two or more on the path) whose head is new work held
+ *   only through work in motion (a timer about to fire, what ran at the snapshot's moment, a native
+ *   request): the chain's head moves on, members completing in order while others join; whether that
+ *   is a backlog or a pile-up is then a matter of counts, not of completions.
  * Undefined when the chain shows neither (or without ids).
  */
 export function pendingMotion(chain: Finding['chain'], firstMaxId: number | undefined): { readonly kind: 'stuck' | 'advancing'; readonly holder: number } | undefined {
@@ -313,7 +314,7 @@ function completedBetween(diff: DiffResult, className: string): number {
  * drained, it must have piled up beyond its own back-and-forth (riseZ, as for any pending class), else
  * it is a candidate. One whose operations never complete stays what it was, said in its evidence.
  */
-export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelParams, work?: readonly number[], unit: 'unit' | 'ms' | 'interval' = 'interval'): Finding | Candidate {
+export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelParams, work?: readonly number[], unit: WorkUnit = 'interval'): Finding | Candidate {
   const at = f.chain.findIndex((h) => h.label?.kind === 'pending-work');
   if (at < 0) return f;
   const hop = f.chain[at]!;
@@ -347,7 +348,7 @@ export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelPa
   const moves = motion?.kind === 'advancing'
     ? `the chain's head is new work in motion (${f.chain[motion.holder]!.node.className} @${f.chain[motion.holder]!.node.id}), so its members complete in order while others join`
     : `${done} such operations completed between snapshots, so the work moves but arrives faster than it completes`;
-  const rates = work ? fillAndDrain(row, work, unit) : undefined;
+  const flow = work ? fillAndDrain(row, work, unit) : undefined;
   return {
     ...f,
     kind: 'backlog',
@@ -356,7 +357,7 @@ export function throughPendingWork(diff: DiffResult, f: Finding, params: ModelPa
       at === 0
         ? `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}: pending operations waiting${queue ? ` in ${queue}` : ''}, each released when it completes; ${moves}`
         : `${f.className}${counts.length ? ` alive: ${counts.join(' → ')}` : ''}, each held by pending work: ${where}, ${hop.label!.text}; ${moves}`,
-      ...(rates ? [rates] : []),
+      ...(flow ? [flow] : []),
       drainText(drained),
     ],
     drained,

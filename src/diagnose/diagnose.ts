@@ -29,6 +29,7 @@ import { growingCheckpointers } from './holder-bytes.js';
 import { leakZ } from './kept-model.js';
 import { bornPerInterval, growsWithWork, significance, stepsOf, workPerInterval, workUnitOf, type Significance } from './growth-model.js';
 import { describeTrend, summarizeTrend } from './memory-trend.js';
+import { formatKib as kib } from '../units.js';
 
 /** Class names of ArrayBuffer backing stores as the class index names them. */
 const BACKING_STORE = /JSArrayBufferData|^ArrayBuffer$|backing_store/;
@@ -266,12 +267,6 @@ function smallSteadyGrowth(diff: DiffResult, sig: Significance): string | undefi
   }
   // Big enough as a class total, yet no group of its objects passed: the rules on born and kept said no.
   return `${row.name} grew in every interval (${row.counts.join(' → ')}, ${kib(row.retainedDelta)} retained), but no group of its objects was added in every interval in proportion to the work and kept`;
-}
-
-function kib(bytes: number): string {
-  const abs = Math.abs(bytes);
-  const text = abs >= 1024 * 1024 ? `${(abs / 1024 / 1024).toFixed(1)} MiB` : `${(abs / 1024).toFixed(1)} KiB`;
-  return bytes < 0 ? `−${text}` : text;
 }
 
 function floorReason(sig: Significance): string {

@@ -18,7 +18,7 @@ import type { Significance } from './growth-model.js';
 import { holderGroupsOf } from './holder-groups.js';
 import { holderReadText, holderVerdict, holderZ, type HolderVerdict } from './holder-reads.js';
 import { judgeGroup, pilingLevels, scoreGroup, type HolderGroup, type Status } from './judge-group.js';
-import { heapSlowdownZ, intervalsToSettle, lateFrom, leakZ, type KeptRate } from './kept-model.js';
+import { heapKeptPace, intervalsToSettle, leakZ, type KeptRate } from './kept-model.js';
 import type { ModelParams } from './model-params.js';
 import { sameHolder, tailOfChain } from './path-shape.js';
 import { FRAMEWORK_OBJECTS } from './recognisers.js';
@@ -102,11 +102,7 @@ export function judgeGroups(groups: readonly GrowingGroup[], src: JudgeSource, a
     return k ? [{ g, row, k }] : [];
   });
   const zNeeded = leakZ(scored.length, src.params.falseAlarm);
-  // The live heap kept pace when its growth per unit of work did not fall and its late intervals grew by
-  // more than a total's floor: then a group whose count slows is not levelling off.
-  const totals = src.liveTotals;
-  const lateGrowth = totals ? totals[totals.length - 1]! - totals[lateFrom(totals.length - 1)]! : 0;
-  const heapSlowed = !(totals && heapSlowdownZ(totals, src.work, src.significance.noiseBytes) <= 0 && lateGrowth >= src.significance.totalsFloorBytes);
+  const heapSlowed = !(src.liveTotals && heapKeptPace(src.liveTotals, src.work, src.significance.noiseBytes, src.significance.totalsFloorBytes));
   const readZ = src.holderReads ? holderZ(src.params.falseAlarm, src.holderReads.count) : 0;
   const judged = scored.map(({ g, row, k }): Judged => {
     const reads = src.holderReads?.of(g);

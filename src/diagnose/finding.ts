@@ -7,7 +7,7 @@
 import type { AllocationFrame } from '../analysis/allocation-site.js';
 import type { ChainHop } from '../analysis/chain-description.js';
 import type { DiffResult } from '../analysis/diff/diff-series.js';
-import type { Significance } from './growth-model.js';
+import type { Significance, WorkUnit } from './growth-model.js';
 import type { ModelParams } from './model-params.js';
 import type { MemorySample, MemoryTrend, Pause } from './memory-trend.js';
 
@@ -51,7 +51,7 @@ export interface Finding {
 export interface ModelFigures extends Significance {
   /** Work in each interval, in `workUnit`. */
   readonly work: readonly number[];
-  readonly workUnit: 'unit' | 'ms' | 'interval';
+  readonly workUnit: WorkUnit;
   /** Growth of ArrayBuffer backing stores and of the program's JS objects, first to last snapshot. */
   readonly backingStoreGrowth: number;
   readonly jsGrowth: number;

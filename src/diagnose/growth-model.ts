@@ -34,8 +34,11 @@ export function workPerInterval(intervals: number, unitsAt?: readonly (number | 
   return units ?? (timesAt ? from(timesAt) : undefined) ?? new Array<number>(intervals).fill(1);
 }
 
-/** The unit workPerInterval measured the work in: counter units, milliseconds, or intervals. */
-export function workUnitOf(unitsAt?: readonly (number | undefined)[], timesAt?: readonly number[]): 'unit' | 'ms' | 'interval' {
+/** What workPerInterval measures the work in: counter units, milliseconds, or intervals. */
+export type WorkUnit = 'unit' | 'ms' | 'interval';
+
+/** The unit workPerInterval measured the work in. */
+export function workUnitOf(unitsAt?: readonly (number | undefined)[], timesAt?: readonly number[]): WorkUnit {
   if (unitsAt && unitsAt.every((u) => u !== undefined)) return 'unit';
   return timesAt ? 'ms' : 'interval';
 }

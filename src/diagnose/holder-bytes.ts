@@ -13,6 +13,7 @@ import { growsWithWork, stepsOf, type Significance } from './growth-model.js';
 import { rates } from './finding-rates.js';
 import type { GrowthContext } from './growth-findings.js';
 import { HOLDER_OWNERS } from './recognisers.js';
+import { formatKib as kib } from '../units.js';
 
 /** The same objects at every snapshot: none born after the first, none collected, as many at each. */
 function sameObjects(row: ClassDiffRow): boolean {
@@ -66,8 +67,4 @@ export function growingCheckpointers(ctx: GrowthContext, z: number): Finding[] {
         evidence: [`${row.name}${id}: ${row.counts.join(' → ')} object(s), none added or collected, retaining ${sizes}: it keeps more bytes in every interval with the work, not more objects`],
       };
     });
-}
-
-function kib(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
 }

@@ -261,6 +261,16 @@ export function heapSlowdownZ(totals: readonly number[], work: readonly number[]
   return (early - late) / se;
 }
 
+/**
+ * Whether the live heap kept pace: its growth per unit of work did not fall from the early intervals to
+ * the late ones, and the late ones grew by at least `floor` bytes. Then a group whose count slows is not
+ * levelling off (each kept object holds more than the last).
+ */
+export function heapKeptPace(totals: readonly number[], work: readonly number[], noise: number, floor: number): boolean {
+  const m = totals.length - 1;
+  return m >= 1 && heapSlowdownZ(totals, work, noise) <= 0 && totals[m]! - totals[lateFrom(m)]! >= floor;
+}
+
 /** The early rate less the late one, in standard errors of the difference (kept counts as Poisson). */
 function slowdown(kept: readonly number[], work: readonly number[], from: number, inFlight: InFlight): number {
   if (from === 0) return 0;

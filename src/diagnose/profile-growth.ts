@@ -22,7 +22,7 @@
 import { allocationSiteKey, foldAllocationStack, type AllocationFrame, type AllocationSite } from '../analysis/allocation-site.js';
 import { judgeGroups } from './find-growth.js';
 import type { GrowingGroup } from './growing-group.js';
-import { significance, stepsOf, workPerInterval, type Significance } from './growth-model.js';
+import { significance, stepsOf, workPerInterval, type Significance, type WorkUnit } from './growth-model.js';
 import { keptInProportion } from './judge-group.js';
 import { keptRateOfCounts } from './kept-model.js';
 import { DEFAULT_MODEL, PROFILE_RULE, type ModelParams } from './model-params.js';
@@ -88,7 +88,7 @@ export interface ProfileModel extends Significance {
   /** The z a site's rate over the series must reach above the sampling noise (the leak level shared among the sites judged). */
   readonly zNeeded: number;
   readonly work: readonly number[];
-  readonly workUnit: 'unit' | 'ms' | 'interval';
+  readonly workUnit: WorkUnit;
   /** Folded sites seen in any reading. */
   readonly sites: number;
 }
